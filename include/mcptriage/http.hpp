@@ -1,0 +1,50 @@
+// HTTP helpers: header blocks, media types, chunked transfer coding, gzip.
+#pragma once
+
+#include <cstddef>
+#include <expected>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "mcptriage/exchange.hpp"
+
+namespace mcptriage::http {
+
+/// A parsed status line: `HTTP/<1.0|1.1|2|3> <3 digits>[ <reason>]` (trailing space allowed,
+/// as curl writes `HTTP/2 200 `).
+struct StatusLine {
+  std::string version;  ///< "HTTP/1.1", "HTTP/2", ...
+  int status = 0;       ///< 100..999
+  std::string reason;   ///< trimmed; may be empty
+};
+
+/// Parses one status line (without its line end). nullopt when it is not one.
+std::optional<StatusLine> parse_status_line(std::string_view line);
+
+/// Lower-cased media type without parameters: "Application/JSON; charset=utf-8" -> "application/json".
+/// RFC 9110 §8.3.1.
+std::string media_type(std::string_view content_type);
+
+/// Removes chunked transfer coding (RFC 9112 §7.1). Returns nullopt when `body` is not
+/// valid chunk framing from its first byte (so it was already de-chunked by the capture tool).
+/// `complete` is set false when the framing is valid but ends before the last (0) chunk.
+struct Dechunked {
+  std::string body;
+  bool complete = true;
+  std::size_t consumed = 0;  ///< bytes of the input used, trailers and final CRLF included
+};
+std::optional<Dechunked> dechunk(std::string_view body);
+
+/// True when `bytes` starts with the gzip magic `1f 8b`.
+bool looks_gzip(std::string_view bytes);
+
+/// Inflates a gzip member (zlib, RFC 1952). Error text on a corrupt or cut stream.
+/// `max_output` bounds the inflated size (bytes).
+std::expected<std::string, std::string> gunzip(std::string_view bytes, std::size_t max_output);
+
+/// Parses a `Retry-After` value (RFC 9110 §10.2.3): delta-seconds or an HTTP-date.
+/// Returns milliseconds from `now_unix_seconds` (0 when the date is past); nullopt when invalid.
+std::optional<long long> retry_after_ms(std::string_view value, long long now_unix_seconds);
+
+}  // namespace mcptriage::http

@@ -1,0 +1,54 @@
+// Bare-body readers: a JSON or event-stream body saved without status line or headers.
+#include <string>
+#include <utility>
+
+#include "capture/readers.hpp"
+
+namespace mcptriage::capture {
+
+namespace {
+
+std::vector<Exchange> bare_exchange(std::string_view bytes, std::string_view name,
+                                    const CaptureOptions& options, std::string format) {
+  Exchange ex;
+  ex.source = source_name(name, 1);
+  ex.format = std::move(format);
+  ex.response.http_version = "";
+  ex.response.status = options.assumed_status;
+  ex.response.body = std::string(bytes);
+  ex.response.body_state = BodyState::complete;
+  ex.response.transport_captured = false;
+  ex.warnings.push_back("transport not captured; status assumed " +
+                        std::to_string(options.assumed_status));
+  std::vector<Exchange> out;
+  out.push_back(std::move(ex));
+  return out;
+}
+
+}  // namespace
+
+bool sniff_bare_json(std::string_view text) {
+  return !text.empty() && (text.front() == '{' || text.front() == '[');
+}
+
+std::expected<std::vector<Exchange>, CaptureError> read_bare_json(std::string_view bytes,
+                                                                  std::string_view name,
+                                                                  const CaptureOptions& options) {
+  // The JSON is not validated here: the classifier reports invalid JSON as such.
+  return bare_exchange(bytes, name, options, "bare-json");
+}
+
+bool sniff_bare_sse(std::string_view text) {
+  for (std::string_view field : {"data:", "event:", "id:", "retry:", ":"}) {
+    if (text.substr(0, field.size()) == field) return true;
+  }
+  return false;
+}
+
+std::expected<std::vector<Exchange>, CaptureError> read_bare_sse(std::string_view bytes,
+                                                                 std::string_view name,
+                                                                 const CaptureOptions& options) {
+  return bare_exchange(bytes, name, options, "bare-sse");
+}
+
+}  // namespace mcptriage::capture

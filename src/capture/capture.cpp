@@ -1,0 +1,227 @@
+// Capture format detection: normalise the input, reject known-unsupported formats, dispatch.
+#include "mcptriage/capture.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <exception>
+#include <new>
+#include <string>
+#include <utility>
+
+#include "capture/readers.hpp"
+#include "mcptriage/http.hpp"
+
+namespace mcptriage {
+
+namespace {
+
+using capture::sniff_bare_json;
+using capture::sniff_bare_sse;
+using capture::sniff_http_text;
+using ReadFn = std::expected<std::vector<Exchange>, CaptureError> (*)(std::string_view,
+                                                                     std::string_view,
+                                                                     const CaptureOptions&);
+
+/// One supported capture format: a cheap test on the normalised input, and its reader.
+struct Format {
+  std::string_view id;
+  bool (*sniff)(std::string_view text);
+  ReadFn read;
+};
+
+// The first format whose sniff accepts the input reads it, so more specific formats go first:
+// HAR, JSON Lines and curl -v/trace readers belong above the bare-body fallbacks.
+constexpr std::array kFormats = {
+    Format{"http-text", sniff_http_text, capture::read_http_text},
+    Format{"bare-json", sniff_bare_json, capture::read_bare_json},
+    Format{"bare-sse", sniff_bare_sse, capture::read_bare_sse},
+};
+
+constexpr std::size_t kMaxGunzip = std::size_t{1} << 30;  // 1 GiB
+constexpr std::size_t kAnsiProbeLimit = 64 * 1024;        // where terminal escapes are looked for
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+
+bool starts_with_bytes(std::string_view s, std::string_view magic) {
+  return s.substr(0, magic.size()) == magic;
+}
+
+/// Length of the ANSI escape sequence at `s[i]` (which is ESC), or 0 when none is there.
+/// CSI: ESC [ parameter bytes 0x30-0x3F, intermediate bytes 0x20-0x2F, final byte
+/// 0x40-0x7E (ECMA-48 §5.4); also the 3-byte charset selections ESC ( B and ESC ) 0.
+std::size_t ansi_length(std::string_view s, std::size_t i) {
+  if (i + 1 >= s.size()) return 0;
+  const char kind = s[i + 1];
+  if (kind == '(' || kind == ')') return i + 2 < s.size() ? 3 : 0;
+  if (kind != '[') return 0;
+  std::size_t j = i + 2;
+  while (j < s.size() && s[j] >= 0x30 && s[j] <= 0x3f) ++j;
+  while (j < s.size() && s[j] >= 0x20 && s[j] <= 0x2f) ++j;
+  if (j < s.size() && s[j] >= 0x40 && s[j] <= 0x7e) return j + 1 - i;
+  return 0;
+}
+
+/// True when the head of the input (its first header block, or the first 64 KiB) holds an
+/// ANSI escape: a terminal recording. Bodies alone are not probed, so that a gzip or binary
+/// body that happens to contain ESC [ is left intact.
+bool has_ansi_in_head(std::string_view s) {
+  const std::size_t limit = std::min(s.size(), kAnsiProbeLimit);
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < limit; ++i) {
+    const char c = s[i];
+    if (c == '\x1b' && ansi_length(s, i) != 0) return true;
+    if (c == '\n') {
+      // an empty line (only CRs) ends the first header block
+      bool blank = true;
+      for (std::size_t k = line_start; k < i; ++k) {
+        if (s[k] != '\r') {
+          blank = false;
+          break;
+        }
+      }
+      if (blank) return false;
+      line_start = i + 1;
+    }
+  }
+  return false;
+}
+
+std::string strip_ansi(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const std::size_t esc = s.find('\x1b', i);
+    if (esc == std::string_view::npos) {
+      out.append(s.substr(i));
+      break;
+    }
+    out.append(s.substr(i, esc - i));
+    const std::size_t n = ansi_length(s, esc);
+    if (n == 0) {
+      out.push_back('\x1b');
+      i = esc + 1;
+    } else {
+      i = esc + n;
+    }
+  }
+  return out;
+}
+
+/// First `max` bytes of `s` with non-printable bytes escaped (\n, \r, \t, \xNN).
+std::string printable_prefix(std::string_view s, std::size_t max) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < s.size() && i < max; ++i) {
+    const auto u = static_cast<unsigned char>(s[i]);
+    switch (s[i]) {
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\\': out += "\\\\"; break;
+      default:
+        if (u >= 0x20 && u < 0x7f) {
+          out.push_back(s[i]);
+        } else {
+          out += "\\x";
+          out.push_back(kHex[u >> 4]);
+          out.push_back(kHex[u & 0x0f]);
+        }
+    }
+  }
+  return out;
+}
+
+/// mitmproxy `-w` flow files are tnetstrings: `<digits>:4:type;...`.
+bool looks_mitmproxy_flow(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size() && i < 20 && s[i] >= '0' && s[i] <= '9') ++i;
+  return i > 0 && s.substr(i, 8) == ":4:type;";
+}
+
+std::expected<std::vector<Exchange>, CaptureError> read_any(std::string_view bytes,
+                                                            std::string_view name,
+                                                            const CaptureOptions& options,
+                                                            bool inside_gzip) {
+  if (bytes.empty()) return std::unexpected(CaptureError{"empty input"});
+  // pcap (either byte order) and pcapng section header block magic.
+  if (starts_with_bytes(bytes, "\xd4\xc3\xb2\xa1") ||
+      starts_with_bytes(bytes, "\xa1\xb2\xc3\xd4") ||
+      starts_with_bytes(bytes, "\x0a\x0d\x0d\x0a")) {
+    return std::unexpected(
+        CaptureError{"pcap capture: unsupported, export the HTTP stream as text or HAR"});
+  }
+  if (http::looks_gzip(bytes)) {
+    if (inside_gzip) {
+      return std::unexpected(CaptureError{"gzip input inside gzip input: unsupported"});
+    }
+    auto inflated = http::gunzip(bytes, kMaxGunzip);
+    if (!inflated) {
+      return std::unexpected(CaptureError{"gzip input: " + inflated.error()});
+    }
+    auto result = read_any(*inflated, name, options, true);
+    if (result) {
+      for (Exchange& ex : *result) ex.warnings.push_back("input was gzip-compressed");
+    }
+    return result;
+  }
+
+  std::string_view text = bytes;
+  if (starts_with_bytes(text, "\xef\xbb\xbf")) text.remove_prefix(3);
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  std::string stripped;
+  const bool ansi = has_ansi_in_head(text);
+  if (ansi) {
+    stripped = strip_ansi(text);
+    text = stripped;
+  }
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  if (text.empty()) return std::unexpected(CaptureError{"empty input"});
+
+  if (looks_mitmproxy_flow(text)) {
+    return std::unexpected(CaptureError{
+        "mitmproxy flow file: unsupported, export it as HAR (mitmdump --set hardump=FILE)"});
+  }
+  for (const Format& format : kFormats) {
+    if (!format.sniff(text)) continue;
+    auto result = format.read(text, name, options);
+    if (result && ansi) {
+      for (Exchange& ex : *result) {
+        ex.warnings.push_back("ANSI escape sequences removed (terminal recording)");
+      }
+    }
+    return result;
+  }
+  return std::unexpected(CaptureError{"unrecognised input: " + printable_prefix(text, 40)});
+}
+
+}  // namespace
+
+namespace capture {
+
+std::string source_name(std::string_view name, std::size_t index) {
+  std::string out(name);
+  out += '#';
+  out += std::to_string(index);
+  return out;
+}
+
+}  // namespace capture
+
+std::expected<std::vector<Exchange>, CaptureError> read_capture(std::string_view bytes,
+                                                                std::string_view name,
+                                                                const CaptureOptions& options) {
+  try {
+    return read_any(bytes, name, options, false);
+  } catch (const std::bad_alloc&) {
+    return std::unexpected(CaptureError{"out of memory while reading the capture"});
+  } catch (const std::exception& e) {
+    return std::unexpected(CaptureError{std::string("internal error while reading the capture: ") +
+                                        e.what()});
+  }
+}
+
+}  // namespace mcptriage

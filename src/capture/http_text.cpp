@@ -1,0 +1,770 @@
+// HTTP text reader: curl -i / -D - output, raw HTTP/1.1 bytes, HTTPie -v and saved TCP
+// conversations. Finds header blocks and decides where each body ends.
+#include <simdjson.h>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "capture/readers.hpp"
+#include "mcptriage/http.hpp"
+
+namespace mcptriage::capture {
+
+namespace {
+
+constexpr std::size_t npos = std::string_view::npos;
+constexpr std::size_t kMaxGunzip = std::size_t{1} << 30;  // 1 GiB
+constexpr std::size_t kMaxTrailerNames = 16;
+
+// ---------------------------------------------------------------------------------------
+// Small text helpers
+
+char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
+bool is_ows(char c) { return c == ' ' || c == '\t'; }
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+
+bool all_space(std::string_view s) { return std::all_of(s.begin(), s.end(), is_space); }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (is_ows(s.front()) || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (is_ows(s.back()) || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+/// RFC 9110 §5.6.2 tchar.
+bool is_tchar(char c) {
+  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
+  return std::string_view("!#$%&'*+-.^_`|~").find(c) != npos;
+}
+
+/// One line at `begin`: content without the line end (LF, CRLF, or CR CR LF as in terminal
+/// recordings), and where the next line starts. `terminated` is false when EOF came first.
+struct Line {
+  std::size_t begin = 0;
+  std::string_view content;
+  std::size_t next = 0;
+  bool terminated = false;
+};
+
+Line line_at(std::string_view s, std::size_t begin) {
+  Line line;
+  line.begin = begin;
+  const std::size_t lf = s.find('\n', begin);
+  const std::size_t end = lf == npos ? s.size() : lf;
+  line.content = s.substr(begin, end - begin);
+  line.next = lf == npos ? s.size() : lf + 1;
+  line.terminated = lf != npos;
+  while (!line.content.empty() && line.content.back() == '\r') line.content.remove_suffix(1);
+  return line;
+}
+
+/// `name: value` (RFC 9112 §5.1: no whitespace between name and colon). Value trimmed.
+std::optional<Header> parse_header_line(std::string_view content) {
+  std::size_t i = 0;
+  while (i < content.size() && is_tchar(content[i])) ++i;
+  if (i == 0 || i >= content.size() || content[i] != ':') return std::nullopt;
+  return Header{std::string(content.substr(0, i)), std::string(trim(content.substr(i + 1)))};
+}
+
+/// Name part of a header line, or empty (cheap check without copying).
+std::string_view header_line_name(std::string_view content) {
+  std::size_t i = 0;
+  while (i < content.size() && is_tchar(content[i])) ++i;
+  if (i == 0 || i >= content.size() || content[i] != ':') return {};
+  return content.substr(0, i);
+}
+
+bool is_method_char(char c) { return (c >= 'A' && c <= 'Z') || c == '-' || c == '_'; }
+
+struct RequestLine {
+  std::string method;
+  std::string target;
+  std::string version;
+};
+
+/// RFC 9112 §3: method SP request-target SP HTTP-version. Methods are upper-case tokens here.
+std::optional<RequestLine> parse_request_line(std::string_view line) {
+  std::size_t i = 0;
+  while (i < line.size() && i <= 24 && is_method_char(line[i])) ++i;
+  if (i == 0 || i >= line.size() || line[i] != ' ') return std::nullopt;
+  const std::size_t target_begin = i + 1;
+  const std::size_t sp = line.find(' ', target_begin);
+  if (sp == npos || sp == target_begin) return std::nullopt;
+  for (std::size_t k = target_begin; k < sp; ++k) {
+    if (static_cast<unsigned char>(line[k]) <= 0x20 || line[k] == 0x7f) return std::nullopt;
+  }
+  const std::string_view version = line.substr(sp + 1);
+  const bool ok = version.size() >= 6 && version.substr(0, 5) == "HTTP/" &&
+                  (version.size() == 6 || version.size() == 8) && version[5] >= '0' &&
+                  version[5] <= '9' &&
+                  (version.size() == 6 ||
+                   (version[6] == '.' && version[7] >= '0' && version[7] <= '9'));
+  if (!ok) return std::nullopt;
+  return RequestLine{std::string(line.substr(0, i)),
+                     std::string(line.substr(target_begin, sp - target_begin)),
+                     std::string(version)};
+}
+
+std::optional<std::size_t> parse_length(std::string_view v) {
+  v = trim(v);
+  if (v.empty() || v.size() > 18) return std::nullopt;
+  std::size_t n = 0;
+  for (char c : v) {
+    if (c < '0' || c > '9') return std::nullopt;
+    n = n * 10 + static_cast<std::size_t>(c - '0');
+  }
+  return n;
+}
+
+/// Content-Length when every Content-Length field agrees (RFC 9112 §6.3 rule 5), else nullopt.
+std::optional<std::size_t> content_length(const Headers& headers) {
+  std::optional<std::size_t> out;
+  for (const Header& h : headers) {
+    if (!iequals(h.name, "Content-Length")) continue;
+    // "42, 42" (a combined field) is the same length twice.
+    std::string_view v = h.value;
+    while (true) {
+      const std::size_t comma = v.find(',');
+      const auto n = parse_length(v.substr(0, comma));
+      if (!n || (out && *out != *n)) return std::nullopt;
+      out = n;
+      if (comma == npos) break;
+      v.remove_prefix(comma + 1);
+    }
+  }
+  return out;
+}
+
+/// True when the comma-separated list `value` holds `token` (case-insensitive).
+bool list_has(std::string_view value, std::string_view token) {
+  while (!value.empty()) {
+    const std::size_t comma = value.find(',');
+    std::string_view item = trim(value.substr(0, comma));
+    item = trim(item.substr(0, item.find(';')));
+    if (iequals(item, token)) return true;
+    if (comma == npos) break;
+    value.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
+std::string status_text(int status, std::string_view reason) {
+  std::string out = std::to_string(status);
+  if (!reason.empty()) {
+    out += ' ';
+    out += reason;
+  }
+  return out;
+}
+
+/// True when `bytes` is exactly one JSON value (surrounding whitespace allowed).
+bool holds_one_json_value(std::string_view bytes) {
+  simdjson::padded_string padded(bytes.data(), bytes.size());
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  return parser.parse(padded).get(root) == simdjson::SUCCESS;
+}
+
+// ---------------------------------------------------------------------------------------
+// Header blocks
+
+enum class BlockEnd {
+  blank,      ///< ended by an empty line: the normal case
+  eof,        ///< the capture ends inside the block
+  non_field,  ///< a line that is neither a field nor empty: the body starts there
+};
+
+struct Block {
+  Headers headers;
+  std::size_t body_start = 0;
+  BlockEnd end = BlockEnd::blank;
+  bool partial_line_dropped = false;  ///< an unterminated last line was not kept (EOF case)
+};
+
+/// Reads the field lines after a start line (RFC 9112 §5). obs-fold continuation lines are
+/// joined to the previous value with one space (§5.2).
+Block read_header_block(std::string_view text, std::size_t pos) {
+  Block block;
+  while (true) {
+    if (pos >= text.size()) {
+      block.end = BlockEnd::eof;
+      block.body_start = text.size();
+      return block;
+    }
+    const Line line = line_at(text, pos);
+    if (!line.terminated) {
+      block.end = BlockEnd::eof;
+      block.body_start = text.size();
+      block.partial_line_dropped = !line.content.empty();
+      return block;
+    }
+    if (line.content.empty()) {
+      block.end = BlockEnd::blank;
+      block.body_start = line.next;
+      return block;
+    }
+    if (is_ows(line.content.front()) && !block.headers.empty()) {
+      const std::string_view more = trim(line.content);
+      if (!more.empty()) {
+        std::string& value = block.headers.back().value;
+        if (!value.empty()) value += ' ';
+        value += more;
+      }
+    } else if (auto h = parse_header_line(line.content)) {
+      block.headers.push_back(std::move(*h));
+    } else {
+      block.end = BlockEnd::non_field;
+      block.body_start = line.begin;
+      return block;
+    }
+    pos = line.next;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Finding where the next message starts
+
+constexpr std::array<std::string_view, 9> kMethods = {"OPTIONS", "CONNECT", "DELETE", "PATCH",
+                                                      "TRACE",   "POST",    "HEAD",   "PUT",
+                                                      "GET"};
+
+/// Searches a capture for the start of the next HTTP message after a body. curl writes the
+/// next transfer's status line straight after the last body byte (`...}}HTTP/1.1 202`), so
+/// a candidate may start mid-line; it counts only when header lines and an empty line
+/// follow. Linear overall: failed header scans and line ends are remembered.
+class NextMessageFinder {
+ public:
+  NextMessageFinder(std::string_view text, bool requests_too)
+      : text_(text), requests_too_(requests_too) {}
+
+  /// Position of the next status line (or request line, in a conversation) at or after
+  /// `from`, or npos.
+  std::size_t find(std::size_t from) {
+    std::size_t p = from;
+    while ((p = text_.find("HTTP/", p)) != npos) {
+      if (status_line_at(p)) return p;
+      if (requests_too_) {
+        const std::size_t start = request_line_ending_at(p, from);
+        if (start != npos) return start;
+      }
+      p += 5;
+    }
+    return npos;
+  }
+
+ private:
+  /// End of the line holding `p` (position of its LF, or npos), cached across calls.
+  std::size_t lf_after(std::size_t p) {
+    if (lf_valid_ && p >= lf_from_ && (lf_ == npos || p <= lf_)) return lf_;
+    lf_from_ = p;
+    lf_ = text_.find('\n', p);
+    lf_valid_ = true;
+    return lf_;
+  }
+
+  bool status_line_at(std::size_t p) {
+    // Cheap prefix test before looking for the line end.
+    const std::string_view head = text_.substr(p, 16);
+    std::size_t i = 5;
+    if (i >= head.size() || head[i] < '0' || head[i] > '9') return false;
+    ++i;
+    if (i < head.size() && head[i] == '.') i += 2;
+    if (i + 4 > head.size() || head[i] != ' ') return false;
+    const std::size_t lf = lf_after(p);
+    if (lf == npos) return false;
+    std::string_view line = text_.substr(p, lf - p);
+    while (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!http::parse_status_line(line)) return false;
+    const auto fields = valid_block_after(lf + 1);
+    if (!fields) return false;
+    // An empty block ("HTTP/1.1 100 Continue" + empty line) counts only when another status
+    // line follows at once; otherwise stray text in a body would split it too easily.
+    if (*fields == 0) {
+      const Line next = line_at(text_, blank_next_);
+      return next.terminated && http::parse_status_line(next.content).has_value();
+    }
+    return true;
+  }
+
+  /// `p` is at "HTTP/" of a possible request line `METHOD SP target SP HTTP/x.y`; returns
+  /// where that line starts (not before `floor`), or npos.
+  std::size_t request_line_ending_at(std::size_t p, std::size_t floor) {
+    if (p < floor + 4 || text_[p - 1] != ' ') return npos;
+    const std::size_t lf = lf_after(p);
+    if (lf == npos) return npos;
+    std::string_view version = text_.substr(p, lf - p);
+    while (!version.empty() && version.back() == '\r') version.remove_suffix(1);
+    if (version.size() != 8 || version[6] != '.') return npos;
+    // target: back to the previous space
+    std::size_t t = p - 1;
+    while (t > floor && text_[t - 1] != ' ' && static_cast<unsigned char>(text_[t - 1]) > 0x20) {
+      --t;
+    }
+    if (t == p - 1 || t <= floor || text_[t - 1] != ' ') return npos;
+    const std::size_t method_end = t - 1;
+    std::size_t m = method_end;
+    while (m > floor && method_end - m < 24 && is_method_char(text_[m - 1])) --m;
+    if (m == method_end) return npos;
+    const bool at_line_start = m == floor || text_[m - 1] == '\n';
+    if (!at_line_start || method_end - m >= 24) {
+      // Glued after a body (`...}POST /x HTTP/1.1`): only a known method counts.
+      const std::string_view run = text_.substr(m, method_end - m);
+      std::size_t found = npos;
+      for (std::string_view method : kMethods) {
+        if (run.size() >= method.size() && run.substr(run.size() - method.size()) == method) {
+          found = method_end - method.size();
+          break;
+        }
+      }
+      if (found == npos) return npos;
+      m = found;
+    }
+    if (!parse_request_line(text_.substr(m, p + version.size() - m))) return npos;
+    const auto fields = valid_block_after(lf + 1);
+    if (!fields || *fields == 0) return npos;
+    return m;
+  }
+
+  /// Number of field lines from `pos` up to an empty line, or nullopt when a line that is
+  /// neither comes first (or EOF). Sets blank_next_ to the position after the empty line.
+  std::optional<std::size_t> valid_block_after(std::size_t pos) {
+    if (pos < fail_until_) return std::nullopt;  // same lines as a scan that already failed
+    std::size_t fields = 0;
+    while (true) {
+      const Line line = line_at(text_, pos);
+      if (!line.terminated) {
+        fail_until_ = text_.size() + 1;
+        return std::nullopt;
+      }
+      if (line.content.empty()) {
+        blank_next_ = line.next;
+        return fields;
+      }
+      if (is_ows(line.content.front()) && fields > 0) {
+        // obs-fold continuation
+      } else {
+        const std::string_view name = header_line_name(line.content);
+        // SSE field lines ("data: HTTP/1.1 200 OK" then "data: x") look like header lines.
+        if (name.empty() || name == "data" || name == "event" || name == "id" ||
+            name == "retry") {
+          fail_until_ = line.begin;
+          return std::nullopt;
+        }
+        ++fields;
+      }
+      pos = line.next;
+    }
+  }
+
+  std::string_view text_;
+  bool requests_too_;
+  std::size_t fail_until_ = 0;
+  std::size_t blank_next_ = 0;
+  bool lf_valid_ = false;
+  std::size_t lf_from_ = 0;
+  std::size_t lf_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------
+// Body helpers
+
+/// Removes trailer fields that curl prints straight after the body (`...}}X-Checksum: x\r\n`)
+/// when a `Trailer` header announced them (RFC 9110 §6.6.2). Returns the body without them.
+std::string_view strip_trailers(std::string_view body, std::string_view announced,
+                                std::vector<std::string>& warnings) {
+  std::vector<std::string> names;
+  for (std::string_view rest = announced; !rest.empty();) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view item = trim(rest.substr(0, comma));
+    if (!item.empty() && names.size() < kMaxTrailerNames) {
+      std::string lowered(item);
+      std::transform(lowered.begin(), lowered.end(), lowered.begin(), lower);
+      names.push_back(std::move(lowered));
+    }
+    if (comma == npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  if (names.empty()) return body;
+
+  std::vector<bool> used(names.size(), false);
+  std::vector<std::string> removed;
+  std::size_t cut = npos;
+  std::size_t end = body.size();
+  bool first = true;
+  auto announced_index = [&](std::string_view name) -> std::size_t {
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      if (!used[k] && iequals(names[k], name)) return k;
+    }
+    return npos;
+  };
+  for (std::size_t step = 0; step <= names.size() + 1; ++step) {
+    if (end == 0 || body[end - 1] != '\n') break;
+    const std::size_t lf = end - 1;
+    const std::size_t prev_lf = lf == 0 ? npos : body.rfind('\n', lf - 1);
+    const std::size_t begin = prev_lf == npos ? 0 : prev_lf + 1;
+    std::string_view content = body.substr(begin, lf - begin);
+    while (!content.empty() && content.back() == '\r') content.remove_suffix(1);
+    if (content.empty()) {
+      if (!first) break;
+      first = false;  // the empty line that may end curl's trailer section
+      end = begin;
+      continue;
+    }
+    first = false;
+    if (const std::string_view name = header_line_name(content); !name.empty()) {
+      if (const std::size_t k = announced_index(name); k != npos) {
+        used[k] = true;
+        removed.emplace_back(name);
+        cut = begin;
+        end = begin;
+        continue;
+      }
+    }
+    // The first trailer is glued to the last body byte: find the last "name:" in this line.
+    std::string lowered(content);
+    std::transform(lowered.begin(), lowered.end(), lowered.begin(), lower);
+    std::size_t best = npos;
+    std::size_t best_k = npos;
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      if (used[k]) continue;
+      const std::size_t at = lowered.rfind(names[k] + ":");
+      if (at != npos && at > 0 && (best == npos || at > best)) {
+        best = at;
+        best_k = k;
+      }
+    }
+    if (best != npos) {
+      removed.emplace_back(content.substr(best, names[best_k].size()));
+      cut = begin + best;
+    }
+    break;
+  }
+  if (cut == npos) return body;
+  std::string note = "trailer fields printed after the body removed:";
+  for (std::size_t k = removed.size(); k-- > 0;) {
+    note += ' ';
+    note += removed[k];
+  }
+  warnings.push_back(std::move(note));
+  return body.substr(0, cut);
+}
+
+/// Statuses whose responses never have content (RFC 9110 §6.4.1).
+bool status_has_no_body(int status) { return status < 200 || status == 204 || status == 304; }
+
+// ---------------------------------------------------------------------------------------
+// The reader
+
+class HttpTextReader {
+ public:
+  HttpTextReader(std::string_view text, std::string_view name)
+      : text_(text),
+        name_(name),
+        conversation_(parse_request_line(line_at(text, 0).content).has_value()),
+        finder_(text, conversation_) {}
+
+  std::vector<Exchange> run() {
+    std::size_t pos = 0;
+    while (pos < text_.size()) {
+      const Line line = line_at(text_, pos);
+      if (auto status = http::parse_status_line(line.content)) {
+        pos = read_response(line, *status);
+      } else if (auto request = parse_request_line(line.content)) {
+        pos = read_request(line, std::move(*request));
+      } else {
+        break;  // not reached: positions come from the finder or the sniffed first line
+      }
+    }
+    if (transfer_.request) flush_request_only();
+    return std::move(exchanges_);
+  }
+
+ private:
+  struct Transfer {
+    std::optional<Request> request;
+    std::size_t request_length_missing = 0;  ///< Content-Length of a request body not seen yet
+    std::vector<std::string> warnings;
+  };
+
+  std::size_t read_request(const Line& line, RequestLine request_line) {
+    if (transfer_.request) flush_request_only();
+    Block block = read_header_block(text_, line.next);
+    Request request;
+    request.method_line = std::move(request_line.method);
+    request.target = std::move(request_line.target);
+    request.headers = std::move(block.headers);
+    if (block.end == BlockEnd::eof) {
+      transfer_.warnings.push_back("capture ends inside the request header block");
+      transfer_.request = std::move(request);
+      return text_.size();
+    }
+    const std::size_t next = finder_.find(block.body_start);
+    const std::size_t region_end = next == npos ? text_.size() : next;
+    const std::string_view region = text_.substr(block.body_start, region_end - block.body_start);
+    const auto length = content_length(request.headers);
+    const auto te = find_header(request.headers, "Transfer-Encoding");
+    if (length) {
+      if (region.size() >= *length) {
+        request.body = std::string(region.substr(0, *length));
+        const std::string_view extra = region.substr(*length);
+        if (!all_space(extra)) {
+          transfer_.warnings.push_back(std::to_string(extra.size()) +
+                                       " bytes after the request body ignored");
+        }
+      } else if (region.empty() || all_space(region)) {
+        // Expect: 100-continue on the wire: the body comes after the interim response.
+        transfer_.request_length_missing = *length;
+      } else {
+        request.body = std::string(region);
+        transfer_.warnings.push_back("request body has " + std::to_string(region.size()) +
+                                     " of " + std::to_string(*length) +
+                                     " bytes announced by Content-Length");
+      }
+    } else if (te && list_has(*te, "chunked")) {
+      if (auto d = http::dechunk(region)) {
+        request.body = std::move(d->body);
+      } else {
+        request.body = std::string(region);
+      }
+    } else if (!all_space(region)) {
+      std::string_view body = region;
+      // HTTPie prints "\n\n" after the request body.
+      if (body.size() >= 2 && body.substr(body.size() - 2) == "\n\n") body.remove_suffix(2);
+      request.body = std::string(body);
+    }
+    transfer_.request = std::move(request);
+    return region_end;
+  }
+
+  std::size_t read_response(const Line& line, const http::StatusLine& status_line) {
+    Block block = read_header_block(text_, line.next);
+    Response response;
+    response.http_version = status_line.version;
+    response.status = status_line.status;
+    response.reason = status_line.reason;
+    response.headers = std::move(block.headers);
+    std::vector<std::string> warnings;
+    const std::string shown = status_text(status_line.status, status_line.reason);
+
+    if (block.end == BlockEnd::eof) {
+      response.body_state = BodyState::truncated;
+      warnings.push_back("capture ends inside the header block of " + shown +
+                         (block.partial_line_dropped ? " (incomplete last line dropped)" : "") +
+                         "; no body");
+      finish(std::move(response), std::move(warnings), false);
+      return text_.size();
+    }
+    if (block.end == BlockEnd::non_field) {
+      warnings.push_back("header block of " + shown +
+                         " has no empty line; the body is assumed to start at the first "
+                         "line that is not a header field");
+    }
+
+    const std::size_t body_start = block.body_start;
+    const std::size_t next = finder_.find(body_start);
+    const std::size_t region_end = next == npos ? text_.size() : next;
+    const std::string_view region = text_.substr(body_start, region_end - body_start);
+
+    // Blocks before the final response of a transfer: drop them, note it.
+    const int status = status_line.status;
+    const bool connect_reply =
+        status >= 200 && status < 300 &&
+        ((transfer_.request && transfer_.request->method_line == "CONNECT") ||
+         iequals(status_line.reason, "Connection established"));
+    if (next != npos) {
+      const char* kind = nullptr;
+      if (status < 200) {
+        kind = "interim response";
+      } else if (connect_reply && all_space(region)) {
+        kind = "proxy CONNECT response";
+      } else if (status >= 300 && status < 400 && status != 304 && all_space(region)) {
+        kind = "redirect response";
+      } else if ((status == 401 || status == 407) && all_space(region)) {
+        kind = "authentication challenge";
+      }
+      if (kind != nullptr) {
+        transfer_.warnings.push_back(std::string("skipped ") + kind + " " + shown);
+        if (!all_space(region)) absorb_after_interim(region, shown);
+        return next;
+      }
+    }
+
+    const bool head_request = transfer_.request && transfer_.request->method_line == "HEAD";
+    bool dechunked = false;
+    if (status_has_no_body(status) || head_request || connect_reply) {
+      if (!all_space(region)) {
+        warnings.push_back(std::to_string(region.size()) + " bytes after the " + shown +
+                           " response (which has no body) ignored");
+      }
+    } else {
+      dechunked = extract_body(region, response, warnings);
+    }
+    finish(std::move(response), std::move(warnings), dechunked);
+    return region_end;
+  }
+
+  /// Bytes between an interim response and the next status line: on the wire, the body of a
+  /// request that waited for 100 Continue; anything else is ignored.
+  void absorb_after_interim(std::string_view region, const std::string& shown) {
+    if (transfer_.request && transfer_.request_length_missing > 0 && !transfer_.request->body) {
+      const std::size_t n = std::min(region.size(), transfer_.request_length_missing);
+      transfer_.request->body = std::string(region.substr(0, n));
+      transfer_.request_length_missing = 0;
+      return;
+    }
+    transfer_.warnings.push_back(std::to_string(region.size()) + " bytes after the " + shown +
+                                 " response ignored");
+  }
+
+  /// Decides where the body ends inside `region` (RFC 9112 §6.3 adapted to captures, see
+  /// docs: next status line, Content-Length, trailers, end of capture), removes chunk
+  /// framing and gzip where the bytes really carry them. Returns true when chunk framing
+  /// was removed.
+  bool extract_body(std::string_view region, Response& response,
+                    std::vector<std::string>& warnings) {
+    const Headers& headers = response.headers;
+    const auto te = find_header(headers, "Transfer-Encoding");
+    const auto ce = find_header(headers, "Content-Encoding");
+    const bool encoded = ce && !trim(*ce).empty() && !iequals(trim(*ce), "identity");
+    const auto length = content_length(headers);
+    bool dechunked = false;
+
+    if (te && list_has(*te, "chunked")) {
+      // curl, HTTPie, Wireshark "Follow HTTP" hand over de-chunked bodies although the
+      // header stays; only raw bytes and curl --raw still carry framing (RFC 9112 §7.1).
+      if (auto d = http::dechunk(region)) {
+        dechunked = true;
+        response.body = std::move(d->body);
+        if (!d->complete) {
+          response.body_state = BodyState::truncated;
+          warnings.push_back("chunked body ends before its last chunk");
+        }
+        const std::string_view extra = region.substr(std::min(d->consumed, region.size()));
+        if (!all_space(extra)) {
+          warnings.push_back(std::to_string(extra.size()) +
+                             " bytes after the chunked body ignored");
+        }
+      }
+    }
+
+    if (!dechunked) {
+      std::string_view body = region;
+      if (length && !encoded && !te) {
+        if (body.size() < *length) {
+          if (body.empty()) {
+            response.body_state = BodyState::absent;
+            warnings.push_back("no body captured although Content-Length is " +
+                               std::to_string(*length));
+          } else {
+            response.body_state = BodyState::truncated;
+            warnings.push_back("body has " + std::to_string(body.size()) + " of " +
+                               std::to_string(*length) + " bytes announced by Content-Length");
+          }
+        } else if (body.size() > *length) {
+          const std::string_view rest = body.substr(*length);
+          if (*length == 0 || all_space(rest) || holds_one_json_value(body.substr(0, *length))) {
+            warnings.push_back(std::to_string(rest.size()) +
+                               " bytes after Content-Length ignored");
+            body = body.substr(0, *length);
+          } else {
+            warnings.push_back("body has " + std::to_string(body.size()) +
+                               " bytes but Content-Length says " + std::to_string(*length) +
+                               ": re-rendered by the capture tool, keeping all of it");
+          }
+        }
+      } else if (body.empty() && length && *length > 0) {
+        response.body_state = BodyState::absent;
+        warnings.push_back("no body captured although Content-Length is " +
+                           std::to_string(*length));
+      }
+      if (const auto trailer = find_header(headers, "Trailer"); trailer && !body.empty()) {
+        body = strip_trailers(body, *trailer, warnings);
+      }
+      response.body = std::string(body);
+    }
+
+    // curl without --compressed writes the gzip bytes as received (RFC 9110 §8.4.1.3).
+    if (http::looks_gzip(response.body)) {
+      auto inflated = http::gunzip(response.body, kMaxGunzip);
+      if (inflated) {
+        response.body = std::move(*inflated);
+      } else {
+        warnings.push_back("body starts with the gzip magic but does not inflate (" +
+                           inflated.error() + "); kept as captured");
+      }
+    }
+    return dechunked;
+  }
+
+  void finish(Response response, std::vector<std::string> warnings, bool dechunked) {
+    Exchange ex;
+    ex.source = source_name(name_, exchanges_.size() + 1);
+    if (transfer_.request) {
+      ex.format = "http-conversation";
+    } else {
+      ex.format = dechunked ? "raw-http" : "curl-i";
+    }
+    ex.request = std::move(transfer_.request);
+    ex.response = std::move(response);
+    ex.warnings = std::move(transfer_.warnings);
+    for (std::string& w : warnings) ex.warnings.push_back(std::move(w));
+    exchanges_.push_back(std::move(ex));
+    transfer_ = Transfer{};
+  }
+
+  void flush_request_only() {
+    Response response;
+    response.http_version = "";
+    response.status = 0;
+    response.body_state = BodyState::not_captured;
+    response.transport_captured = false;
+    finish(std::move(response), {"request without a response: response not captured"}, false);
+  }
+
+  std::string_view text_;
+  std::string_view name_;
+  bool conversation_;
+  NextMessageFinder finder_;
+  Transfer transfer_;  ///< request and notes waiting for the final response
+  std::vector<Exchange> exchanges_;
+};
+
+}  // namespace
+
+bool sniff_http_text(std::string_view text) {
+  if (text.substr(0, 5) == "HTTP/") {
+    return http::parse_status_line(line_at(text, 0).content).has_value();
+  }
+  if (text.empty() || text.front() < 'A' || text.front() > 'Z') return false;
+  return parse_request_line(line_at(text, 0).content).has_value();
+}
+
+std::expected<std::vector<Exchange>, CaptureError> read_http_text(std::string_view bytes,
+                                                                  std::string_view name,
+                                                                  const CaptureOptions&) {
+  HttpTextReader reader(bytes, name);
+  std::vector<Exchange> exchanges = reader.run();
+  if (exchanges.empty()) {
+    return std::unexpected(CaptureError{"no HTTP message found in the text capture"});
+  }
+  return exchanges;
+}
+
+}  // namespace mcptriage::capture

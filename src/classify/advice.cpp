@@ -1,0 +1,167 @@
+// Retry advice: the table in shared/classification.md §Retry advice, as a pure function.
+#include "mcptriage/advice.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+
+#include "mcptriage/http.hpp"
+
+namespace mcptriage {
+namespace {
+
+/// Value of auth-param `name` in a WWW-Authenticate challenge (RFC 9110 §11.2), unquoted.
+std::string auth_param(std::string_view header, std::string_view name) {
+  std::size_t pos = 0;
+  while ((pos = header.find(name, pos)) != std::string_view::npos) {
+    const bool word_start = pos == 0 || header[pos - 1] == ' ' || header[pos - 1] == ',';
+    std::size_t eq = pos + name.size();
+    while (eq < header.size() && header[eq] == ' ') ++eq;
+    if (word_start && eq < header.size() && header[eq] == '=') {
+      std::size_t v = eq + 1;
+      while (v < header.size() && header[v] == ' ') ++v;
+      if (v < header.size() && header[v] == '"') {
+        std::size_t end = header.find('"', v + 1);
+        return std::string(header.substr(v + 1, end == std::string_view::npos ? std::string_view::npos : end - v - 1));
+      }
+      std::size_t end = header.find_first_of(", ", v);
+      return std::string(header.substr(v, end == std::string_view::npos ? std::string_view::npos : end - v));
+    }
+    pos += name.size();
+  }
+  return {};
+}
+
+}  // namespace
+
+RetryAdvice advise(const Classification& c, const Headers& response_headers, long long now_unix_seconds) {
+  RetryAdvice a;
+  std::optional<long long> retry_after;
+  if (auto ra = find_header(response_headers, "retry-after")) retry_after = http::retry_after_ms(*ra, now_unix_seconds);
+  auto with_after = [&](std::string text) {
+    if (retry_after) text += fmt::format(" (Retry-After: {} ms)", *retry_after);
+    return text;
+  };
+  switch (c.outcome) {
+    case Outcome::TOOL_SUCCESS:
+    case Outcome::RPC_SUCCESS:
+    case Outcome::ACCEPTED:
+      a.advice = Advice::none;
+      a.text = "none: the exchange succeeded";
+      return a;
+    case Outcome::TOOL_ERROR:
+      a.advice = Advice::hand_error_to_model;
+      a.text = "depends on the tool: hand the error text to the model; do not replay blindly";
+      return a;
+    case Outcome::INPUT_REQUIRED:
+      a.advice = Advice::resend_with_input;
+      a.text = c.reason == "server_request_pending"
+                   ? "not a failure: answer the server's request (POST its response), then read the rest of the stream"
+                   : "not a failure: gather the inputs and resend under a new id with inputResponses (echo requestState)";
+      return a;
+    case Outcome::TASK_CREATED:
+      a.advice = Advice::poll_task;
+      a.after_ms = c.stream_retry_ms;
+      a.text = "poll the task with tasks/get after its poll interval";
+      return a;
+    case Outcome::STREAM_INCOMPLETE:
+      if (c.resumable.value_or(false)) {
+        a.advice = Advice::resume_stream;
+        a.after_ms = c.stream_retry_ms;
+        a.text = "reconnect with GET and Last-Event-ID after the stream's retry delay";
+      } else {
+        a.advice = Advice::resend_if_idempotent;
+        a.text = "resend under a new id only if the call is read-only or idempotent";
+      }
+      return a;
+    case Outcome::MALFORMED_JSON:
+    case Outcome::INVALID_ENVELOPE:
+    case Outcome::INVALID_TOOL_RESULT:
+    case Outcome::INVALID_RESULT:
+    case Outcome::INVALID_HTTP_RESPONSE:
+      a.advice = Advice::do_not_retry;
+      a.text = "do not replay; keep the redacted raw response, request id and protocol version for investigation";
+      return a;
+    case Outcome::NOT_CAPTURED:
+      a.advice = Advice::investigate;
+      a.text = "nothing captured to judge: capture the response body and classify again";
+      return a;
+    case Outcome::JSONRPC_ERROR: {
+      const std::int64_t code = c.error_code.value_or(0);
+      if (code == -32602 || code == -32600 || code == -32700 || code == -32601 || code == -32020 || code == -32021 ||
+          code == -32002) {
+        a.advice = Advice::fix_request;
+        a.text = code == -32021 ? "declare the required client capability, then send again; do not resend as is"
+                                : "fix the request (method, parameters or headers); do not resend the same call";
+      } else if (code == -32022 || !c.supported_versions.empty()) {
+        a.advice = Advice::retry_with_supported_version;
+        std::string list;
+        for (const auto& v : c.supported_versions) list += (list.empty() ? "" : ", ") + v;
+        a.text = list.empty() ? "retry with a protocol version the server supports"
+                              : fmt::format("retry with a supported protocol version: {}", list);
+      } else if (code == -32603) {
+        a.advice = Advice::retry_once_if_idempotent;
+        a.text = "the server failed: at most one retry, and only if the call is idempotent";
+      } else if (code == -32001 || c.reason == "session_not_found") {
+        a.advice = Advice::new_session;
+        a.text = "start a new session (initialize again)";
+      } else {
+        a.advice = Advice::investigate;
+        a.text = "read the error message; do not resend the same call unchanged";
+      }
+      return a;
+    }
+    case Outcome::HTTP_ERROR:
+      break;
+  }
+  // HTTP_ERROR
+  const int s = c.http_status;
+  if (c.reason == "session_invalid" || c.reason == "session_expired" ||
+      (c.reason == "not_found" && (c.error_code == -32001 || c.error_message.find("ession") != std::string::npos))) {
+    a.advice = Advice::new_session;
+    a.text = "start a new session (initialize again), then resend";
+  } else if (s == 502 || s == 503 || s == 504 || s == 408) {
+    a.advice = Advice::retry_if_idempotent;
+    a.after_ms = retry_after;
+    a.text = with_after(
+        "retry only if the call is read-only or idempotent: bounded attempts, exponential backoff with jitter from "
+        "about 200 ms; stop when side effects are unknown");
+  } else if (s == 500) {
+    a.advice = Advice::retry_once_if_idempotent;
+    a.after_ms = retry_after;
+    a.text = with_after("the server failed while handling it: at most one retry, and only if idempotent");
+  } else if (s == 429) {
+    a.advice = Advice::wait_retry_after;
+    a.after_ms = retry_after;
+    a.text = retry_after ? fmt::format("wait {} ms (Retry-After), then retry; never work around the limit", *retry_after)
+                         : "back off (no usable Retry-After), then retry; never work around the limit";
+  } else if (s == 401) {
+    a.advice = Advice::reauthorize;
+    a.text = "re-authorize (OAuth): read WWW-Authenticate for resource_metadata and scope";
+  } else if (c.reason == "insufficient_scope") {
+    a.advice = Advice::step_up_authorization;
+    a.text = "step-up authorization with the scopes named in WWW-Authenticate, then retry a few times at most";
+  } else if (c.reason == "not_found") {
+    a.advice = Advice::investigate;
+    a.text = "check the endpoint URL; if the request carried Mcp-Session-Id, the session ended: initialize again";
+  } else if (s >= 400 && s < 500) {
+    a.advice = Advice::fix_request;
+    a.text = "fix the request (headers, media types, method); do not resend it unchanged";
+  } else {
+    a.advice = Advice::investigate;
+    a.after_ms = retry_after;
+    a.text = "not a Streamable HTTP reply to retry as is: investigate the endpoint";
+  }
+  // Concrete WWW-Authenticate parameters for 401/403.
+  if (s == 401 || s == 403) {
+    if (auto h = find_header(response_headers, "www-authenticate")) {
+      std::string scope = auth_param(*h, "scope");
+      std::string rm = auth_param(*h, "resource_metadata");
+      if (!rm.empty()) a.text += fmt::format("; resource_metadata={}", rm);
+      if (!scope.empty()) a.text += fmt::format("; scope={}", scope);
+    }
+  }
+  return a;
+}
+
+}  // namespace mcptriage

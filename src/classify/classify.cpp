@@ -1,0 +1,1243 @@
+// The layered classifier (transport, protocol, interaction, application) over one exchange.
+// Rules: shared/classification.md; spec facts: shared/mcp-spec-notes.md. This file and
+// src/classify/json_util are the only places that see simdjson types.
+#include "mcptriage/classify.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <simdjson.h>
+#include <unordered_set>
+
+#include "mcptriage/advice.hpp"
+#include "mcptriage/http.hpp"
+#include "mcptriage/sse.hpp"
+
+namespace mcptriage {
+namespace {
+
+using simdjson::dom::array;
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+using simdjson::dom::object;
+
+constexpr std::string_view kV20250326 = "2025-03-26";
+constexpr std::string_view kV20250618 = "2025-06-18";
+constexpr std::string_view kV20251125 = "2025-11-25";
+constexpr std::string_view kV20260728 = "2026-07-28";
+constexpr std::size_t kDetailTextMax = 200;
+
+// ---------------------------------------------------------------------------------------
+// Small helpers
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+bool icontains(std::string_view hay, std::string_view needle) {
+  return lower(hay).find(lower(needle)) != std::string::npos;
+}
+
+/// Shortens untrusted text for a one-line detail.
+std::string clip(std::string_view s) {
+  std::string out;
+  for (char ch : s.substr(0, std::min(s.size(), kDetailTextMax))) {
+    out += (ch == '\n' || ch == '\r' || ch == '\t') ? ' ' : ch;
+  }
+  if (s.size() > kDetailTextMax) out += "...";
+  return out;
+}
+
+std::string pointer_escape(std::string_view key) {
+  std::string out;
+  for (char ch : key) {
+    if (ch == '~') out += "~0";
+    else if (ch == '/') out += "~1";
+    else out += ch;
+  }
+  return out;
+}
+
+std::optional<element> field(element e, std::string_view key) {
+  object obj;
+  if (e.get(obj) != simdjson::SUCCESS) return std::nullopt;
+  element value;
+  if (obj.at_key(key).get(value) != simdjson::SUCCESS) return std::nullopt;
+  return value;
+}
+
+std::optional<std::string_view> string_field(element e, std::string_view key) {
+  auto v = field(e, key);
+  std::string_view s;
+  if (!v || v->get(s) != simdjson::SUCCESS) return std::nullopt;
+  return s;
+}
+
+bool is_object(element e) { return e.type() == element_type::OBJECT; }
+bool is_array(element e) { return e.type() == element_type::ARRAY; }
+
+std::string json_text(element e) { return simdjson::to_string(e); }
+
+JsonRpcId id_of(element e) {
+  switch (e.type()) {
+    case element_type::INT64: return {JsonRpcId::Kind::integer, std::to_string(int64_t(e))};
+    case element_type::UINT64: return {JsonRpcId::Kind::integer, std::to_string(uint64_t(e))};
+    case element_type::STRING: return {JsonRpcId::Kind::string, std::string(std::string_view(e))};
+    case element_type::NULL_VALUE: return {JsonRpcId::Kind::null, "null"};
+    default: return {JsonRpcId::Kind::other, json_text(e)};
+  }
+}
+
+/// JSON Pointer of the first duplicate member name anywhere in `e`, or nullopt.
+/// RFC 8259 §4 leaves duplicates' meaning undefined; the contract treats them as ambiguous.
+std::optional<std::string> find_duplicate(element e, const std::string& path) {
+  if (e.type() == element_type::OBJECT) {
+    object obj = e;
+    std::unordered_set<std::string_view> seen;
+    for (auto [key, value] : obj) {
+      if (!seen.insert(key).second) return path + "/" + pointer_escape(key);
+      if (value.type() == element_type::OBJECT || value.type() == element_type::ARRAY) {
+        if (auto d = find_duplicate(value, path + "/" + pointer_escape(key))) return d;
+      }
+    }
+  } else if (e.type() == element_type::ARRAY) {
+    array arr = e;
+    std::size_t i = 0;
+    for (element value : arr) {
+      if (value.type() == element_type::OBJECT || value.type() == element_type::ARRAY) {
+        if (auto d = find_duplicate(value, path + "/" + std::to_string(i))) return d;
+      }
+      ++i;
+    }
+  }
+  return std::nullopt;
+}
+
+/// Result of a full parse of one JSON text.
+struct Parsed {
+  bool ok = false;
+  element root;
+  std::string reason;  ///< MALFORMED_JSON reason when !ok
+  std::string detail;
+};
+
+Parsed parse_json(simdjson::dom::parser& parser, std::string_view text) {
+  Parsed p;
+  auto err = parser.parse(text.data(), text.size()).get(p.root);
+  if (!err) {
+    p.ok = true;
+    return p;
+  }
+  p.detail = fmt::format("not valid JSON: {}", simdjson::error_message(err));
+  switch (err) {
+    case simdjson::EMPTY: p.reason = "empty_json"; p.detail = "no JSON value in the body"; return p;
+    case simdjson::UTF8_ERROR: p.reason = "invalid_utf8"; return p;
+    case simdjson::DEPTH_ERROR:
+      p.reason = "too_deep";
+      p.detail = fmt::format("JSON nested deeper than {} levels", simdjson::DEFAULT_MAX_DEPTH);
+      return p;
+    case simdjson::CAPACITY:
+    case simdjson::MEMALLOC: p.reason = "too_large"; return p;
+    default: break;
+  }
+  // Distinguish "a complete value followed by more text" from plain syntax errors.
+  simdjson::dom::parser probe;
+  simdjson::dom::document_stream stream;
+  simdjson::padded_string copy(text);
+  if (!probe.parse_many(copy).get(stream)) {
+    auto it = stream.begin();
+    if (it != stream.end() && !(*it).error()) {
+      ++it;
+      if (it != stream.end()) {
+        p.reason = "trailing_data";
+        p.detail = fmt::format("text after the JSON value at byte {}", it.current_index());
+        return p;
+      }
+    }
+  }
+  p.reason = "invalid_json";
+  return p;
+}
+
+// ---------------------------------------------------------------------------------------
+// Request context
+
+struct Context {
+  std::optional<JsonRpcId> id;
+  std::string method;
+  MethodSource method_source = MethodSource::inferred;
+  bool notification = false;
+  bool kind_known = false;  ///< we know whether it was a request or a notification
+  std::string version;
+  std::string version_source;
+  bool session_id_sent = false;
+  bool batch_request = false;
+};
+
+/// Reads id/method/notification/version from a JSON-RPC request body; false when unusable.
+bool read_request_body(std::string_view body, Context& ctx, MethodSource source) {
+  simdjson::dom::parser parser;
+  simdjson::padded_string padded(body);
+  element root;
+  if (parser.parse(padded).get(root)) return false;
+  if (is_array(root)) {
+    ctx.batch_request = true;
+    ctx.kind_known = false;
+    return true;
+  }
+  if (!is_object(root)) return false;
+  if (auto m = string_field(root, "method")) {
+    ctx.method = std::string(*m);
+    ctx.method_source = source;
+  } else {
+    // A JSON-RPC response sent by the client (answering a server request, 2025-*).
+    ctx.kind_known = true;
+    ctx.notification = true;
+    return true;
+  }
+  if (auto idv = field(root, "id")) {
+    ctx.id = id_of(*idv);
+    ctx.notification = false;
+  } else {
+    ctx.notification = true;
+  }
+  ctx.kind_known = true;
+  if (auto params = field(root, "params")) {
+    if (auto meta = field(*params, "_meta")) {
+      if (auto v = string_field(*meta, "io.modelcontextprotocol/protocolVersion")) {
+        ctx.version = std::string(*v);
+        ctx.version_source = "request";
+      }
+    }
+  }
+  return true;
+}
+
+Context build_context(const Exchange& ex, const ContextFlags& flags, std::vector<std::string>& warnings) {
+  Context ctx;
+  bool from_capture = false;
+  if (ex.request) {
+    if (auto sid = find_header(ex.request->headers, "mcp-session-id")) ctx.session_id_sent = !sid->empty();
+    if (auto v = find_header(ex.request->headers, "mcp-protocol-version")) {
+      ctx.version = std::string(*v);
+      ctx.version_source = "request";
+    }
+    if (ex.request->body && !ex.request->body->empty()) {
+      from_capture = read_request_body(*ex.request->body, ctx, MethodSource::request);
+      if (!from_capture) warnings.push_back("the captured request body is not a JSON-RPC message");
+    }
+  }
+  if (!from_capture) {
+    if (flags.request_body) {
+      if (!read_request_body(*flags.request_body, ctx, MethodSource::request)) {
+        warnings.push_back("--request file is not a JSON-RPC message; ignored");
+      }
+    }
+    if (flags.id) {
+      ctx.id = flags.id;
+      ctx.notification = false;
+      ctx.kind_known = true;
+    }
+    if (flags.method) {
+      ctx.method = *flags.method;
+      ctx.method_source = MethodSource::flag;
+      if (!flags.id && !flags.request_body && flags.method->starts_with("notifications/")) {
+        ctx.notification = true;
+        ctx.kind_known = true;
+      } else if (!flags.request_body) {
+        ctx.kind_known = true;
+        ctx.notification = false;
+      }
+    }
+  }
+  if (ctx.version.empty() && flags.protocol_version) {
+    ctx.version = *flags.protocol_version;
+    ctx.version_source = "flag";
+  }
+  return ctx;
+}
+
+// ---------------------------------------------------------------------------------------
+// The classifier proper
+
+class Classifier {
+ public:
+  Classifier(const Exchange& ex, const ContextFlags& flags, long long now)
+      : ex_(ex), now_(now) {
+    base_.transport_captured = ex.response.transport_captured;
+    base_.http_status = ex.response.status;
+    if (auto ct = find_header(ex.response.headers, "content-type")) base_.content_type = std::string(*ct);
+    base_.warnings = ex.warnings;
+    ctx_ = build_context(ex, flags, base_.warnings);
+    base_.request_id = ctx_.id;
+    base_.method = ctx_.method;
+    base_.method_source = ctx_.method_source;
+    base_.notification = ctx_.kind_known && ctx_.notification;
+    base_.session_id_sent = ctx_.session_id_sent;
+    base_.protocol_version = ctx_.version;
+    base_.protocol_version_source = ctx_.version_source;
+    if (!ex.response.transport_captured) {
+      base_.warnings.push_back(fmt::format("transport not captured; status assumed {}", ex.response.status));
+    }
+  }
+
+  std::vector<Classification> run() {
+    std::vector<Classification> out;
+    classify_transport(out);
+    for (auto& c : out) finish(c);
+    return out;
+  }
+
+ private:
+  const Exchange& ex_;
+  long long now_;
+  Context ctx_;
+  Classification base_;
+  simdjson::dom::parser parser_;
+
+  static void set(Classification& c, Outcome o, std::string reason, std::string detail, std::string pointer = "") {
+    c.outcome = o;
+    c.layer = layer_of(o);
+    c.reason = std::move(reason);
+    c.detail = std::move(detail);
+    c.pointer = std::move(pointer);
+  }
+
+  /// The version whose rules apply; infers from the deciding message when nothing says.
+  std::string version_for(Classification& c, std::optional<element> message, bool batch) {
+    if (!c.protocol_version.empty()) return c.protocol_version;
+    std::string v;
+    if (batch) v = std::string(kV20250326);
+    if (v.empty() && message) {
+      if (auto result = field(*message, "result")) {
+        if (field(*result, "resultType")) v = std::string(kV20260728);
+        else if (auto task = field(*result, "task"); task && is_object(*task)) v = std::string(kV20251125);
+        else if (auto pv = string_field(*result, "protocolVersion"); pv && field(*result, "serverInfo"))
+          v = std::string(*pv);
+      }
+    }
+    if (!v.empty()) {
+      c.protocol_version = v;
+      c.protocol_version_source = "inferred";
+    } else {
+      c.protocol_version = std::string(kV20251125);
+      c.protocol_version_source = "assumed";
+    }
+    return c.protocol_version;
+  }
+
+  void finish(Classification& c) {
+    if (!c.transport_captured && c.outcome == Outcome::HTTP_ERROR) {
+      // Nothing special: the status came from --status.
+    }
+    if (c.request_id) c.id_checked = c.id_checked && c.request_id.has_value();
+    c.retry = advise(c, ex_.response.headers, now_);
+  }
+
+  // ---------------- transport
+
+  void classify_transport(std::vector<Classification>& out) {
+    const Response& r = ex_.response;
+    Classification c = base_;
+    if (r.body_state == BodyState::not_captured) {
+      set(c, Outcome::NOT_CAPTURED, "body_not_captured",
+          fmt::format("HTTP {}: the capture holds no response body; nothing can be judged", r.status));
+      out.push_back(std::move(c));
+      return;
+    }
+    const std::string media = http::media_type(c.content_type);
+    const bool is_json_media = media == "application/json" || media.ends_with("+json");
+    const bool is_sse_media = media == "text/event-stream";
+    const std::string status_text = fmt::format("HTTP {}{}{}", r.status, r.reason.empty() ? "" : " ", r.reason);
+
+    if (r.status < 200 || r.status > 299) {
+      classify_non_2xx(c, is_json_media || (!r.transport_captured && ex_.format == "bare-json"), status_text, out);
+      return;
+    }
+    if (r.body_state == BodyState::absent) {
+      set(c, Outcome::NOT_CAPTURED, "body_absent", fmt::format("{}: the capture shows headers but no body", status_text));
+      out.push_back(std::move(c));
+      return;
+    }
+    const bool empty_body = std::all_of(r.body.begin(), r.body.end(),
+                                        [](char ch) { return ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t'; });
+    // Notifications (and client responses): 202 with no body is the only valid reply.
+    if (ctx_.kind_known && ctx_.notification) {
+      if (r.status == 202 && empty_body) {
+        set(c, Outcome::ACCEPTED, "accepted", "202 Accepted with no body, answering a notification");
+      } else if (r.status == 202) {
+        set(c, Outcome::INVALID_HTTP_RESPONSE, "body_on_202",
+            fmt::format("202 answering a notification must have no body; it has {} bytes", r.body.size()));
+      } else {
+        set(c, Outcome::INVALID_HTTP_RESPONSE, "notification_not_202",
+            fmt::format("{} answering a notification; the spec requires 202 Accepted with no body", status_text));
+      }
+      out.push_back(std::move(c));
+      return;
+    }
+    if (r.status == 202 || r.status == 204) {
+      if (ctx_.kind_known) {
+        set(c, Outcome::INVALID_HTTP_RESPONSE, r.status == 202 ? "accepted_for_request" : "no_content",
+            fmt::format("{} answering a JSON-RPC request: a request needs a JSON or SSE response", status_text));
+      } else if (r.status == 202 && empty_body) {
+        set(c, Outcome::ACCEPTED, "accepted", "202 Accepted with no body");
+        c.warnings.push_back("request kind unknown: 202 is valid only for a notification or a client response");
+      } else if (r.status == 202) {
+        set(c, Outcome::INVALID_HTTP_RESPONSE, "body_on_202",
+            fmt::format("202 with a {}-byte body: 202 answers notifications and must have no body", r.body.size()));
+      } else {
+        set(c, Outcome::INVALID_HTTP_RESPONSE, "no_content", "204 No Content is not a Streamable HTTP reply");
+      }
+      out.push_back(std::move(c));
+      return;
+    }
+    if (!r.transport_captured) {
+      if (ex_.format == "bare-sse") classify_sse(c, out);
+      else classify_json_body(c, out);
+      return;
+    }
+    if (is_sse_media) {
+      classify_sse(c, out);
+      return;
+    }
+    if (is_json_media) {
+      if (empty_body) {
+        set(c, Outcome::INVALID_HTTP_RESPONSE, "empty_body",
+            fmt::format("{} application/json with an empty body: a request needs a JSON-RPC response", status_text));
+        out.push_back(std::move(c));
+        return;
+      }
+      classify_json_body(c, out);
+      return;
+    }
+    // A 2xx whose media type is neither JSON nor SSE: conforming clients reject it.
+    std::string would = hypothetical(r.body);
+    set(c, Outcome::INVALID_HTTP_RESPONSE, c.content_type.empty() ? "content_type_missing" : "unexpected_content_type",
+        fmt::format("{} with Content-Type {}; only application/json or text/event-stream are valid{}", status_text,
+                    c.content_type.empty() ? "(none)" : clip(c.content_type), would));
+    out.push_back(std::move(c));
+  }
+
+  /// What the body would have been with a valid media type, as " (the body would be X)".
+  std::string hypothetical(std::string_view body) {
+    bool blank = std::all_of(body.begin(), body.end(), [](char ch) { return std::isspace(static_cast<unsigned char>(ch)); });
+    if (blank) return "; the body is empty";
+    std::vector<Classification> tmp;
+    Classification c = base_;
+    auto first = body.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && (body[first] == '{' || body[first] == '[')) {
+      classify_json_body(c, tmp);
+    } else if (body.starts_with("data:") || body.starts_with("event:") || body.starts_with("id:") || body.starts_with(":")) {
+      classify_sse(c, tmp);
+    } else {
+      return "; the body is not JSON";
+    }
+    if (tmp.empty()) return "";
+    return fmt::format("; the body would be {} ({})", to_string(tmp.front().outcome), tmp.front().reason);
+  }
+
+  void classify_non_2xx(Classification& c, bool json_media, const std::string& status_text,
+                        std::vector<Classification>& out) {
+    const Response& r = ex_.response;
+    const int status = r.status;
+    // Look for a JSON-RPC error in the body (kept as a detail, or decisive for spec pairs).
+    std::optional<std::int64_t> code;
+    std::string message;
+    bool wellformed_error = false;
+    if (json_media && r.body_state == BodyState::complete && !r.body.empty()) {
+      simdjson::padded_string padded(r.body);
+      element root;
+      if (!parser_.parse(padded).get(root) && is_object(root)) {
+        auto err = field(root, "error");
+        std::int64_t code_value = 0;
+        if (err && is_object(*err) && string_field(root, "jsonrpc") == std::optional<std::string_view>("2.0") &&
+            !field(root, "result") && field(*err, "code") && field(*err, "code")->get(code_value) == simdjson::SUCCESS &&
+            string_field(*err, "message")) {
+          wellformed_error = true;
+          code = code_value;
+          message = std::string(*string_field(*err, "message"));
+        }
+      }
+    }
+    if (wellformed_error) {
+      const std::int64_t k = *code;
+      const bool paired = (status == 400 && (k == -32700 || k == -32600 || k == -32602 || k == -32020 ||
+                                             k == -32021 || k == -32022)) ||
+                          (status == 404 && k == -32601);
+      if (paired) {
+        classify_json_body(c, out);
+        for (auto& rec : out) {
+          rec.warnings.push_back(fmt::format("{} carries a JSON-RPC error the spec pairs with this status", status_text));
+        }
+        return;
+      }
+      c.error_code = code;
+      c.error_message = message;
+    }
+    std::string rpc = wellformed_error ? fmt::format("; JSON-RPC error {}: {}", *code, clip(message)) : "";
+    const bool body_names_session = wellformed_error && icontains(message, "session");
+    std::string reason;
+    std::string what;
+    switch (status) {
+      case 400:
+        if (body_names_session) {
+          reason = "session_invalid";
+          what = "the server rejected the session id (missing, unknown or expired)";
+        } else {
+          reason = "bad_request";
+          what = "the server rejected the request";
+        }
+        break;
+      case 401: reason = "unauthorized"; what = "authorization needed, or the token is invalid or expired"; break;
+      case 403: {
+        auto auth = find_header(r.headers, "www-authenticate");
+        if (auth && icontains(*auth, "insufficient_scope")) {
+          reason = "insufficient_scope";
+          what = "the token lacks a required scope";
+        } else {
+          reason = "forbidden";
+          what = "forbidden (an invalid Origin, or insufficient permissions)";
+        }
+        break;
+      }
+      case 404:
+        if (ctx_.session_id_sent) {
+          reason = "session_expired";
+          what = "the request carried Mcp-Session-Id and the server no longer knows it: the session ended";
+        } else {
+          reason = "not_found";
+          what = body_names_session
+                     ? "the body names a missing session; if the request carried Mcp-Session-Id, the session ended"
+                     : "wrong endpoint, a legacy server, or (if the request carried Mcp-Session-Id) an ended session";
+        }
+        break;
+      case 405: reason = "method_not_allowed"; what = "the endpoint does not allow this HTTP method"; break;
+      case 406: reason = "not_acceptable"; what = "the Accept header must list application/json and text/event-stream"; break;
+      case 408: reason = "request_timeout"; what = "the server timed out waiting for the request"; break;
+      case 409: reason = "conflict"; what = "conflict"; break;
+      case 413: reason = "payload_too_large"; what = "the request body is too large"; break;
+      case 415: reason = "unsupported_media_type"; what = "the request Content-Type must be application/json"; break;
+      case 429: reason = "rate_limited"; what = "rate limited"; break;
+      case 500: reason = "internal_server_error"; what = "the server failed while handling the request"; break;
+      case 502: reason = "bad_gateway"; what = "a gateway or proxy got no valid reply from the server"; break;
+      case 503: reason = "service_unavailable"; what = "the server is unavailable"; break;
+      case 504: reason = "gateway_timeout"; what = "a gateway or proxy timed out waiting for the server"; break;
+      default:
+        if (status < 200) {
+          reason = "no_final_response";
+          what = "only an interim (1xx) response was captured";
+        } else if (status < 400) {
+          reason = "redirect_not_followed";
+          what = "a redirect that was not followed (curl -L follows it)";
+        } else if (status < 500) {
+          reason = "client_error";
+          what = "the server refused the request";
+        } else {
+          reason = "server_error";
+          what = "the server or a proxy failed";
+        }
+    }
+    if (r.body_state == BodyState::absent) what += " (the capture has no body)";
+    if (!json_media && !r.body.empty() && !wellformed_error) {
+      std::string media = http::media_type(c.content_type);
+      if (!media.empty()) what += fmt::format(" (a {} body, not MCP)", clip(media));
+    }
+    set(c, Outcome::HTTP_ERROR, reason, fmt::format("{}: {}{}", status_text, what, rpc));
+    out.push_back(std::move(c));
+  }
+
+  // ---------------- JSON bodies
+
+  void classify_json_body(Classification& c, std::vector<Classification>& out) {
+    const Response& r = ex_.response;
+    if (r.body_state == BodyState::truncated) {
+      set(c, Outcome::MALFORMED_JSON, "truncated",
+          fmt::format("the body was cut short: {} bytes captured, fewer than announced", r.body.size()));
+      version_for(c, std::nullopt, false);
+      out.push_back(std::move(c));
+      return;
+    }
+    simdjson::padded_string padded(r.body);
+    Parsed p = parse_json(parser_, std::string_view(padded.data(), padded.size()));
+    if (!p.ok) {
+      set(c, Outcome::MALFORMED_JSON, p.reason, p.detail);
+      version_for(c, std::nullopt, false);
+      out.push_back(std::move(c));
+      return;
+    }
+    if (is_array(p.root)) {
+      judge_batch(c, p.root, out);
+      return;
+    }
+    judge_message(c, p.root, "");
+    out.push_back(std::move(c));
+  }
+
+  void judge_batch(Classification& c, element root, std::vector<Classification>& out) {
+    std::string v = version_for(c, std::nullopt, true);
+    array arr = root;
+    if (v != kV20250326) {
+      set(c, Outcome::INVALID_ENVELOPE, "batch_not_allowed",
+          fmt::format("a JSON array (batch) reply, but protocol version {} has no batching (removed in 2025-06-18)", v));
+      out.push_back(std::move(c));
+      return;
+    }
+    if (arr.size() == 0) {
+      set(c, Outcome::INVALID_ENVELOPE, "empty_batch", "an empty JSON array is not a JSON-RPC batch response");
+      out.push_back(std::move(c));
+      return;
+    }
+    // With a known request id, only its response decides; otherwise every element is a record.
+    std::size_t i = 0;
+    for (element item : arr) {
+      Classification ci = c;
+      if (c.request_id) {
+        auto idv = field(item, "id");
+        if (!idv || !(id_of(*idv) == *c.request_id)) {
+          ++i;
+          continue;
+        }
+      }
+      judge_message(ci, item, "/" + std::to_string(i));
+      ci.warnings.push_back(fmt::format("batch element {} of {}", i, arr.size()));
+      out.push_back(std::move(ci));
+      ++i;
+    }
+    if (out.empty()) {
+      set(c, Outcome::INVALID_ENVELOPE, "id_mismatch",
+          fmt::format("no element of the batch answers request id {}", c.request_id->to_json()));
+      out.push_back(std::move(c));
+    }
+  }
+
+  /// Envelope, then result checks, for one JSON-RPC message (a response, we hope).
+  void judge_message(Classification& c, element msg, const std::string& prefix) {
+    version_for(c, msg, false);
+    if (!is_object(msg)) {
+      set(c, Outcome::INVALID_ENVELOPE, "not_an_object", "the JSON-RPC response is not a JSON object", prefix);
+      return;
+    }
+    if (auto dup = find_duplicate(msg, prefix)) {
+      const std::string& d = *dup;
+      const bool in_result = d.starts_with(prefix + "/result/");
+      if (in_result) {
+        if (auto result = field(msg, "result"); result && is_object(*result) && c.method.empty()) {
+          infer_method_from_result(c, *result);
+        }
+        set(c, is_tool_method(c.method) ? Outcome::INVALID_TOOL_RESULT : Outcome::INVALID_RESULT, "duplicate_member",
+            fmt::format("duplicate member name at {}: the meaning is ambiguous", d), d);
+      } else {
+        set(c, Outcome::INVALID_ENVELOPE, "duplicate_member",
+            fmt::format("duplicate member name at {}: the meaning is ambiguous", d), d);
+      }
+      return;
+    }
+    auto jsonrpc = field(msg, "jsonrpc");
+    std::string_view jv;
+    if (!jsonrpc || jsonrpc->get(jv) || jv != "2.0") {
+      set(c, Outcome::INVALID_ENVELOPE, "jsonrpc_version",
+          jsonrpc ? fmt::format("\"jsonrpc\" is {}, not \"2.0\"", clip(json_text(*jsonrpc))) : "\"jsonrpc\": \"2.0\" is missing",
+          prefix + "/jsonrpc");
+      return;
+    }
+    auto idv = field(msg, "id");
+    if (idv) c.response_id = id_of(*idv);
+    if (field(msg, "method")) {
+      set(c, Outcome::INVALID_ENVELOPE, "not_a_response",
+          fmt::format("a JSON-RPC {} (\"method\": {}), not a response", idv ? "request" : "notification",
+                      clip(json_text(*field(msg, "method")))),
+          prefix + "/method");
+      return;
+    }
+    auto result = field(msg, "result");
+    auto error = field(msg, "error");
+    if (result && error) {
+      set(c, Outcome::INVALID_ENVELOPE, "result_and_error", "the response has both \"result\" and \"error\"", prefix);
+      return;
+    }
+    if (!result && !error) {
+      set(c, Outcome::INVALID_ENVELOPE, "no_result_or_error", "the response has neither \"result\" nor \"error\"", prefix);
+      return;
+    }
+    if (idv && idv->type() != element_type::STRING && idv->type() != element_type::INT64 &&
+        idv->type() != element_type::UINT64 && idv->type() != element_type::NULL_VALUE) {
+      set(c, Outcome::INVALID_ENVELOPE, "id_invalid_type",
+          fmt::format("\"id\" is {}: a JSON-RPC id is a string or an integer", clip(json_text(*idv))), prefix + "/id");
+      return;
+    }
+    if (error) {
+      judge_error(c, *error, idv, prefix);
+      return;
+    }
+    // A result: its id must be there and match.
+    if (!idv) {
+      set(c, Outcome::INVALID_ENVELOPE, "id_missing", "a result without \"id\" cannot be paired with a request", prefix);
+      return;
+    }
+    if (idv->type() == element_type::NULL_VALUE) {
+      set(c, Outcome::INVALID_ENVELOPE, "id_null", "a result with \"id\": null cannot be paired with a request", prefix + "/id");
+      return;
+    }
+    if (c.request_id) {
+      if (!(id_of(*idv) == *c.request_id)) {
+        set(c, Outcome::INVALID_ENVELOPE, "id_mismatch",
+            fmt::format("response id {} does not equal request id {} (type and value)", c.response_id->to_json(),
+                        c.request_id->to_json()),
+            prefix + "/id");
+        return;
+      }
+      c.id_checked = true;
+    } else {
+      c.warnings.push_back("request id unknown: the response id was not checked");
+    }
+    if (!is_object(*result)) {
+      set(c, Outcome::INVALID_ENVELOPE, "result_not_object",
+          fmt::format("\"result\" is {}, not an object", type_name(*result)), prefix + "/result");
+      return;
+    }
+    judge_result(c, *result, prefix + "/result");
+  }
+
+  static std::string type_name(element e) {
+    switch (e.type()) {
+      case element_type::ARRAY: return "an array";
+      case element_type::OBJECT: return "an object";
+      case element_type::INT64:
+      case element_type::UINT64:
+      case element_type::DOUBLE: return "a number";
+      case element_type::STRING: return "a string";
+      case element_type::BOOL: return "a boolean";
+      case element_type::NULL_VALUE: return "null";
+    }
+    return "a value";
+  }
+
+  static std::string error_reason(std::int64_t code) {
+    switch (code) {
+      case -32700: return "parse_error";
+      case -32600: return "invalid_request";
+      case -32601: return "method_not_found";
+      case -32602: return "invalid_params";
+      case -32603: return "internal_error";
+      case -32002: return "resource_not_found";
+      case -32042: return "url_elicitation_required";
+      case -32020: return "header_mismatch";
+      case -32021: return "missing_client_capability";
+      case -32022: return "unsupported_protocol_version";
+      case -32001: return "session_not_found";
+      default: break;
+    }
+    if (code >= -32099 && code <= -32000) return "server_defined_error";
+    if (code >= -32768 && code <= -32000) return "reserved_error_code";
+    return "application_error";
+  }
+
+  void judge_error(Classification& c, element error, std::optional<element> idv, const std::string& prefix) {
+    if (!is_object(error)) {
+      set(c, Outcome::INVALID_ENVELOPE, "error_not_object", fmt::format("\"error\" is {}, not an object", type_name(error)),
+          prefix + "/error");
+      return;
+    }
+    auto code = field(error, "code");
+    std::int64_t code_value = 0;
+    if (!code || code->get(code_value)) {
+      set(c, Outcome::INVALID_ENVELOPE, "error_code_not_integer",
+          code ? fmt::format("\"error.code\" is {}: it must be an integer", clip(json_text(*code))) : "\"error.code\" is missing",
+          prefix + "/error/code");
+      return;
+    }
+    auto message = string_field(error, "message");
+    if (!message) {
+      set(c, Outcome::INVALID_ENVELOPE, "error_message_not_string", "\"error.message\" is missing or not a string",
+          prefix + "/error/message");
+      return;
+    }
+    c.error_code = code_value;
+    c.error_message = std::string(*message);
+    if (auto data = field(error, "data")) {
+      if (auto supported = field(*data, "supported"); supported && is_array(*supported)) {
+        for (element v : array(*supported)) {
+          std::string_view s;
+          if (!v.get(s)) c.supported_versions.emplace_back(s);
+        }
+      }
+    }
+    if (!idv || idv->type() == element_type::NULL_VALUE) {
+      c.warnings.push_back(idv ? "error with \"id\": null cannot be paired with the request (lenient: JSON-RPC 2.0 allows it, MCP does not)"
+                               : "error without \"id\" cannot be paired with the request (the server could not read the id)");
+    } else if (c.request_id) {
+      if (!(id_of(*idv) == *c.request_id)) {
+        set(c, Outcome::INVALID_ENVELOPE, "id_mismatch",
+            fmt::format("error response id {} does not equal request id {} (type and value)", c.response_id->to_json(),
+                        c.request_id->to_json()),
+            prefix + "/id");
+        return;
+      }
+      c.id_checked = true;
+    } else {
+      c.warnings.push_back("request id unknown: the response id was not checked");
+    }
+    if (c.method.empty()) c.method_source = MethodSource::inferred;
+    set(c, Outcome::JSONRPC_ERROR, error_reason(code_value),
+        fmt::format("JSON-RPC error {}: {}", code_value, clip(*message)), "");
+  }
+
+  static bool is_tool_method(const std::string& m) { return m == "tools/call" || m == "tasks/result"; }
+
+  void judge_result(Classification& c, element result, const std::string& ptr) {
+    if (c.method.empty()) infer_method_from_result(c, result);
+    const std::string& method = c.method;
+    const bool tool = is_tool_method(method);
+    const Outcome invalid = tool ? Outcome::INVALID_TOOL_RESULT : Outcome::INVALID_RESULT;
+
+    // resultType (2026-07-28; absent means "complete").
+    std::string result_type = "complete";
+    if (auto rt = field(result, "resultType")) {
+      std::string_view s;
+      if (rt->get(s)) {
+        set(c, invalid, "result_type_not_string", fmt::format("\"resultType\" is {}, not a string", type_name(*rt)),
+            ptr + "/resultType");
+        return;
+      }
+      result_type = std::string(s);
+      c.result_type = result_type;
+    } else if (c.protocol_version >= kV20260728 && c.protocol_version_source != "assumed") {
+      c.warnings.push_back("resultType is missing (required from 2026-07-28); treated as \"complete\"");
+    }
+    if (result_type == "input_required") {
+      const bool allowed = method == "tools/call" || method == "prompts/get" || method == "resources/read" || method.empty();
+      if (!allowed) {
+        set(c, Outcome::INVALID_RESULT, "input_required_not_allowed",
+            fmt::format("\"input_required\" is only valid for tools/call, prompts/get and resources/read, not {}", method),
+            ptr + "/resultType");
+        return;
+      }
+      auto requests = field(result, "inputRequests");
+      auto state = field(result, "requestState");
+      if (requests && !is_object(*requests)) {
+        set(c, invalid, "input_requests_not_object", "\"inputRequests\" is not an object", ptr + "/inputRequests");
+        return;
+      }
+      if (state && state->type() != element_type::STRING) {
+        set(c, invalid, "request_state_not_string", "\"requestState\" is not a string", ptr + "/requestState");
+        return;
+      }
+      if (!requests && !state) {
+        set(c, invalid, "input_required_empty", "\"input_required\" with neither \"inputRequests\" nor \"requestState\"",
+            ptr);
+        return;
+      }
+      std::string keys;
+      if (requests) {
+        for (auto [key, value] : object(*requests)) {
+          std::string_view m = string_field(value, "method").value_or("?");
+          keys += fmt::format("{}{} ({})", keys.empty() ? "" : ", ", clip(key), clip(m));
+        }
+      }
+      set(c, Outcome::INPUT_REQUIRED, "input_required",
+          requests ? fmt::format("the server needs input before it can finish: {}", keys.empty() ? "(no requests)" : keys)
+                   : "the server asks to retry with the echoed requestState (no input requests)");
+      return;
+    }
+    if (result_type == "task") {
+      if (!tool && method != "tools/call") {
+        set(c, Outcome::INVALID_RESULT, "task_not_allowed",
+            fmt::format("resultType \"task\" answering {}: only task-capable methods may create tasks", method), ptr + "/resultType");
+        return;
+      }
+      judge_task(c, result, ptr, /*nested=*/false);
+      return;
+    }
+    if (result_type != "complete") {
+      set(c, invalid, "unknown_result_type", fmt::format("unknown resultType \"{}\"", clip(result_type)), ptr + "/resultType");
+      return;
+    }
+    if (method == "tools/call") {
+      if (auto task = field(result, "task"); task && !field(result, "content")) {
+        judge_task(c, *task, ptr + "/task", /*nested=*/true);
+        return;
+      }
+    }
+    if (tool) {
+      judge_tool_result(c, result, ptr);
+      return;
+    }
+    judge_other_result(c, result, ptr);
+  }
+
+  void infer_method_from_result(Classification& c, element result) {
+    c.method_source = MethodSource::inferred;
+    auto has = [&](std::string_view k) { return field(result, k).has_value(); };
+    if (has("content") || has("isError") || has("structuredContent") || has("task") || has("inputRequests") ||
+        has("requestState") || has("taskId")) c.method = "tools/call";
+    else if (has("protocolVersion") && (has("serverInfo") || has("capabilities"))) c.method = "initialize";
+    else if (has("supportedVersions")) c.method = "server/discover";
+    else if (has("tools")) c.method = "tools/list";
+    else if (has("resourceTemplates")) c.method = "resources/templates/list";
+    else if (has("resources")) c.method = "resources/list";
+    else if (has("prompts")) c.method = "prompts/list";
+    else if (has("contents")) c.method = "resources/read";
+    else if (has("messages")) c.method = "prompts/get";
+    else if (has("completion")) c.method = "completion/complete";
+    else {
+      bool only_meta = true;
+      for (auto [key, value] : object(result)) {
+        (void)value;
+        if (key != "_meta" && key != "resultType") only_meta = false;
+      }
+      if (only_meta) {
+        c.method = "";
+        if (c.warnings.empty() || !c.warnings.back().starts_with("method unknown")) c.warnings.push_back("method unknown and the result is empty: taken as the empty result of a non-tool method");
+      } else {
+        c.method = "tools/call";
+      }
+    }
+  }
+
+  void judge_task(Classification& c, element task, const std::string& ptr, bool nested) {
+    const Outcome invalid = Outcome::INVALID_TOOL_RESULT;
+    auto id = string_field(task, "taskId");
+    if (!id) {
+      set(c, invalid, "task_id_missing", "a task result without a string \"taskId\"", ptr + "/taskId");
+      return;
+    }
+    auto status = string_field(task, "status");
+    if (!status) {
+      set(c, invalid, "task_status_missing", "a task result without a string \"status\"", ptr + "/status");
+      return;
+    }
+    if (nested && c.protocol_version_source == "assumed") c.protocol_version = std::string(kV20251125);
+    auto poll = field(task, nested ? "pollInterval" : "pollIntervalMs");
+    std::int64_t poll_ms = 0;
+    if (poll && !poll->get(poll_ms)) c.stream_retry_ms = poll_ms;
+    set(c, Outcome::TASK_CREATED, "task_created",
+        fmt::format("task {} created, status {}{}", clip(*id), clip(*status),
+                    poll ? fmt::format(", poll every {} ms", poll_ms) : std::string()));
+  }
+
+  void judge_tool_result(Classification& c, element result, const std::string& ptr) {
+    const std::string& v = c.protocol_version;
+    auto content = field(result, "content");
+    if (!content) {
+      set(c, Outcome::INVALID_TOOL_RESULT, "content_missing", "a tool result without \"content\"", ptr + "/content");
+      return;
+    }
+    if (!is_array(*content)) {
+      set(c, Outcome::INVALID_TOOL_RESULT, "content_not_array",
+          fmt::format("\"content\" is {}, not an array", type_name(*content)), ptr + "/content");
+      return;
+    }
+    std::size_t i = 0;
+    std::string first_text;
+    for (element item : array(*content)) {
+      const std::string ip = fmt::format("{}/content/{}", ptr, i);
+      if (!is_object(item)) {
+        set(c, Outcome::INVALID_TOOL_RESULT, "content_item_not_object",
+            fmt::format("content item {} is {}, not an object", i, type_name(item)), ip);
+        return;
+      }
+      auto type = string_field(item, "type");
+      if (!type) {
+        set(c, Outcome::INVALID_TOOL_RESULT, "content_type_missing",
+            fmt::format("content item {} has no string \"type\"", i), ip + "/type");
+        return;
+      }
+      std::vector<std::string_view> required;
+      if (*type == "text") required = {"text"};
+      else if (*type == "image" || *type == "audio") required = {"data", "mimeType"};
+      else if (*type == "resource_link" && v >= kV20250618) required = {"uri", "name"};
+      else if (*type == "resource") required = {"resource"};
+      else {
+        set(c, Outcome::INVALID_TOOL_RESULT, "content_type_unknown",
+            fmt::format("content item {} has type \"{}\", not a content block type of {}", i, clip(*type), v), ip + "/type");
+        return;
+      }
+      for (auto name : required) {
+        auto f = field(item, name);
+        bool ok = f.has_value() && (name == "resource" ? is_object(*f) : f->type() == element_type::STRING);
+        if (!ok) {
+          set(c, Outcome::INVALID_TOOL_RESULT, "content_field_missing",
+              fmt::format("{} content item {} needs {} \"{}\"", *type, i, name == "resource" ? "an object" : "a string", name),
+              ip + "/" + std::string(name));
+          return;
+        }
+      }
+      if (*type == "resource") {
+        element res = *field(item, "resource");
+        bool uri_ok = string_field(res, "uri").has_value();
+        bool body_ok = string_field(res, "text").has_value() || string_field(res, "blob").has_value();
+        if (!uri_ok || !body_ok) {
+          set(c, Outcome::INVALID_TOOL_RESULT, "content_field_missing",
+              fmt::format("resource content item {} needs \"resource.uri\" and \"resource.text\" or \"resource.blob\"", i),
+              ip + (uri_ok ? "/resource/text" : "/resource/uri"));
+          return;
+        }
+      }
+      if (*type == "text" && first_text.empty()) first_text = std::string(*string_field(item, "text"));
+      ++i;
+    }
+    bool is_error = false;
+    if (auto ie = field(result, "isError")) {
+      if (ie->get(is_error)) {
+        set(c, Outcome::INVALID_TOOL_RESULT, "is_error_not_boolean",
+            fmt::format("\"isError\" is {}, not a boolean", type_name(*ie)), ptr + "/isError");
+        return;
+      }
+    }
+    if (auto sc = field(result, "structuredContent")) {
+      if ((v == kV20250618 || v == kV20251125) && !is_object(*sc)) {
+        set(c, Outcome::INVALID_TOOL_RESULT, "structured_content_not_object",
+            fmt::format("\"structuredContent\" is {}; before 2026-07-28 it must be an object", type_name(*sc)),
+            ptr + "/structuredContent");
+        return;
+      }
+    }
+    if (is_error) {
+      set(c, Outcome::TOOL_ERROR, "tool_error",
+          first_text.empty() ? std::string("the tool reported an error (isError: true)")
+                             : fmt::format("the tool reported an error: {}", clip(first_text)));
+    } else {
+      set(c, Outcome::TOOL_SUCCESS, "tool_success",
+          fmt::format("{} content item{}{}", i, i == 1 ? "" : "s",
+                      first_text.empty() ? std::string() : fmt::format(": {}", clip(first_text))));
+    }
+  }
+
+  void judge_other_result(Classification& c, element result, const std::string& ptr) {
+    const std::string& m = c.method;
+    auto need = [&](std::string_view key, element_type t, std::string_view what) -> bool {
+      auto f = field(result, key);
+      bool ok = f.has_value() && f->type() == t;
+      if (!ok) {
+        set(c, Outcome::INVALID_RESULT, fmt::format("{}_{}", key_reason(key), f ? "invalid" : "missing"),
+            fmt::format("{} result: \"{}\" {}", m, key, f ? fmt::format("is {}, not {}", type_name(*f), what) : "is missing"),
+            ptr + "/" + std::string(key));
+      }
+      return ok;
+    };
+    if (m == "initialize") {
+      if (!need("protocolVersion", element_type::STRING, "a string")) return;
+      if (!need("capabilities", element_type::OBJECT, "an object")) return;
+      if (!need("serverInfo", element_type::OBJECT, "an object")) return;
+      auto info = *field(result, "serverInfo");
+      set(c, Outcome::RPC_SUCCESS, "rpc_success",
+          fmt::format("initialize: protocol {}, server {} {}", clip(*string_field(result, "protocolVersion")),
+                      clip(string_field(info, "name").value_or("?")), clip(string_field(info, "version").value_or(""))));
+      return;
+    }
+    if (m == "tools/list") {
+      if (!need("tools", element_type::ARRAY, "an array")) return;
+      std::size_t i = 0;
+      for (element tool : array(*field(result, "tools"))) {
+        if (!is_object(tool) || !string_field(tool, "name")) {
+          set(c, Outcome::INVALID_RESULT, "tool_name_missing", fmt::format("tools/list: tool {} has no string \"name\"", i),
+              fmt::format("{}/tools/{}/name", ptr, i));
+          return;
+        }
+        auto schema = field(tool, "inputSchema");
+        if (!schema || !is_object(*schema)) {
+          set(c, Outcome::INVALID_RESULT, "tool_input_schema_missing",
+              fmt::format("tools/list: tool \"{}\" has no \"inputSchema\" object", clip(*string_field(tool, "name"))),
+              fmt::format("{}/tools/{}/inputSchema", ptr, i));
+          return;
+        }
+        ++i;
+      }
+      set(c, Outcome::RPC_SUCCESS, "rpc_success", fmt::format("tools/list: {} tool{}", i, i == 1 ? "" : "s"));
+      return;
+    }
+    struct ListShape {
+      std::string_view method;
+      std::string_view key;
+    };
+    static constexpr ListShape kLists[] = {{"resources/list", "resources"},
+                                           {"resources/templates/list", "resourceTemplates"},
+                                           {"prompts/list", "prompts"},
+                                           {"resources/read", "contents"},
+                                           {"prompts/get", "messages"},
+                                           {"server/discover", "supportedVersions"}};
+    for (const auto& shape : kLists) {
+      if (m == shape.method) {
+        if (!need(shape.key, element_type::ARRAY, "an array")) return;
+        std::size_t n = array(*field(result, shape.key)).size();
+        set(c, Outcome::RPC_SUCCESS, "rpc_success", fmt::format("{}: {} {}", m, n, shape.key));
+        return;
+      }
+    }
+    if (m == "completion/complete") {
+      if (!need("completion", element_type::OBJECT, "an object")) return;
+    }
+    set(c, Outcome::RPC_SUCCESS, "rpc_success",
+        m.empty() ? std::string("an empty result (method unknown)") : fmt::format("{}: result received", m));
+  }
+
+  static std::string key_reason(std::string_view key) {
+    std::string out;
+    for (char ch : key) {
+      if (std::isupper(static_cast<unsigned char>(ch))) {
+        out += '_';
+        out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      } else {
+        out += ch;
+      }
+    }
+    return out;
+  }
+
+  // ---------------- SSE bodies
+
+  struct EventSummary {
+    enum class Kind { notification, server_request, response, invalid_json, not_jsonrpc } kind;
+    std::string method;
+    std::optional<JsonRpcId> id;  ///< response id (absent when the member is missing)
+    bool is_error = false;
+    std::string parse_reason;
+    std::string parse_detail;
+  };
+
+  void classify_sse(Classification& c, std::vector<Classification>& out) {
+    const Response& r = ex_.response;
+    sse::Stream stream = sse::parse(r.body);
+    c.sse_events = stream.events.size();
+    c.stream_retry_ms = stream.retry_ms;
+    if (stream.unterminated_tail) c.warnings.push_back("the stream ended inside an event; that event was dropped (WHATWG rule)");
+    if (r.body_state == BodyState::truncated) c.warnings.push_back("the body was cut short of its announced length");
+
+    std::vector<EventSummary> summaries;
+    summaries.reserve(stream.events.size());
+    std::optional<std::size_t> decider;   // index of the matching (or first) response
+    std::optional<std::size_t> fallback;  // an id-less / null-id error, used if nothing matches
+    std::size_t notifications = 0;
+    std::optional<std::size_t> last_server_request;
+    std::optional<std::size_t> first_invalid;
+    for (std::size_t i = 0; i < stream.events.size(); ++i) {
+      const sse::Event& ev = stream.events[i];
+      EventSummary s{EventSummary::Kind::not_jsonrpc, "", std::nullopt, false, "", ""};
+      simdjson::padded_string padded(ev.data);
+      Parsed p = parse_json(parser_, std::string_view(padded.data(), padded.size()));
+      if (!p.ok) {
+        s.kind = EventSummary::Kind::invalid_json;
+        s.parse_reason = p.reason;
+        s.parse_detail = p.detail;
+        if (ev.type == "endpoint") {
+          c.warnings.push_back("an `endpoint` event (legacy 2024-11-05 HTTP+SSE transport) was skipped");
+          s.kind = EventSummary::Kind::not_jsonrpc;
+        } else if (!first_invalid) {
+          first_invalid = i;
+        }
+        summaries.push_back(std::move(s));
+        continue;
+      }
+      element root = p.root;
+      if (is_object(root)) {
+        auto method = string_field(root, "method");
+        auto idv = field(root, "id");
+        if (method) {
+          s.method = std::string(*method);
+          s.kind = idv ? EventSummary::Kind::server_request : EventSummary::Kind::notification;
+          if (idv) last_server_request = i;
+          else ++notifications;
+        } else {
+          s.kind = EventSummary::Kind::response;
+          if (idv) s.id = id_of(*idv);
+          s.is_error = field(root, "error").has_value();
+          if (!decider) {
+            if (!c.request_id) {
+              decider = i;
+            } else if (s.id && *s.id == *c.request_id) {
+              decider = i;
+            } else if (s.is_error && (!s.id || s.id->kind == JsonRpcId::Kind::null)) {
+              if (!fallback) fallback = i;
+            } else {
+              c.warnings.push_back(fmt::format("event {} is a response for another id ({})", i + 1,
+                                               s.id ? s.id->to_json() : std::string("none")));
+            }
+          }
+        }
+      } else if (is_array(root)) {
+        // A batch inside one event (2025-03-26): look for the matching element.
+        s.kind = EventSummary::Kind::response;
+        if (!decider) decider = i;
+      }
+      summaries.push_back(std::move(s));
+    }
+    if (!decider && fallback) decider = fallback;
+    std::string v = c.protocol_version;
+    if (decider) {
+      const std::size_t i = *decider;
+      if (i + 1 < summaries.size()) {
+        c.warnings.push_back(fmt::format("{} more event(s) after the final response", summaries.size() - i - 1));
+      }
+      if (notifications > 0) c.warnings.push_back(fmt::format("{} notification(s) before the response", notifications));
+      if (first_invalid && *first_invalid < i) {
+        c.warnings.push_back(fmt::format("event {} was not valid JSON ({}); skipped", *first_invalid + 1,
+                                         summaries[*first_invalid].parse_reason));
+      }
+      simdjson::padded_string padded(stream.events[i].data);
+      Parsed p = parse_json(parser_, std::string_view(padded.data(), padded.size()));
+      if (is_array(p.root)) {
+        judge_batch(c, p.root, out);
+        return;
+      }
+      judge_message(c, p.root, "");
+      if (last_server_request && *last_server_request < i && c.protocol_version >= kV20260728 &&
+          c.protocol_version_source != "assumed") {
+        c.warnings.push_back("a server-to-client request on the stream: forbidden from 2026-07-28");
+      }
+      out.push_back(std::move(c));
+      return;
+    }
+    if (v.empty()) v = version_for(c, std::nullopt, false);
+    // No final response.
+    if (first_invalid) {
+      const auto& s = summaries[*first_invalid];
+      set(c, Outcome::MALFORMED_JSON, s.parse_reason,
+          fmt::format("SSE event {} that may carry the response: {}", *first_invalid + 1, s.parse_detail));
+      out.push_back(std::move(c));
+      return;
+    }
+    const bool pre_2026 = v < kV20260728;
+    if (last_server_request && pre_2026) {
+      const auto& s = summaries[*last_server_request];
+      bool last_is_request = *last_server_request + 1 == summaries.size() ||
+                             std::all_of(summaries.begin() + static_cast<std::ptrdiff_t>(*last_server_request) + 1,
+                                         summaries.end(),
+                                         [](const EventSummary& e) { return e.kind == EventSummary::Kind::notification; });
+      if (last_is_request && (s.method == "elicitation/create" || s.method == "sampling/createMessage" ||
+                              s.method == "roots/list")) {
+        set(c, Outcome::INPUT_REQUIRED, "server_request_pending",
+            fmt::format("the stream ends with the server's {} request and no final response: answer it", s.method));
+        out.push_back(std::move(c));
+        return;
+      }
+    }
+    c.resumable = stream.any_id && pre_2026;
+    if (stream.events.empty() && stream.empty_data_events == 0) {
+      set(c, Outcome::STREAM_INCOMPLETE, "empty_stream",
+          stream.unterminated_tail ? "the stream ended inside its first event: no message was delivered"
+                                   : "the server opened an event stream and sent no event");
+    } else {
+      set(c, Outcome::STREAM_INCOMPLETE, "no_final_response",
+          fmt::format("the stream ended without the final response ({} event{}, {} notification{}{})",
+                      stream.events.size(), stream.events.size() == 1 ? "" : "s", notifications,
+                      notifications == 1 ? "" : "s",
+                      stream.empty_data_events ? fmt::format(", {} priming", stream.empty_data_events) : std::string()));
+    }
+    if (*c.resumable) {
+      c.detail += fmt::format("; resumable from event id {}", clip(stream.last_event_id));
+    }
+    out.push_back(std::move(c));
+  }
+};
+
+}  // namespace
+
+std::vector<Classification> classify(const Exchange& exchange, const ContextFlags& flags, long long now_unix_seconds) {
+  Classifier classifier(exchange, flags, now_unix_seconds);
+  return classifier.run();
+}
+
+}  // namespace mcptriage

@@ -1,0 +1,145 @@
+// Names of outcomes, layers, method sources and retry advice codes, and the JSON-RPC id type.
+#include <array>
+#include <charconv>
+#include <utility>
+
+#include "mcptriage/classify.hpp"
+
+namespace mcptriage {
+namespace {
+
+constexpr std::array<std::pair<Outcome, std::string_view>, 15> kOutcomes{{
+    {Outcome::TOOL_SUCCESS, "TOOL_SUCCESS"},
+    {Outcome::TOOL_ERROR, "TOOL_ERROR"},
+    {Outcome::RPC_SUCCESS, "RPC_SUCCESS"},
+    {Outcome::INPUT_REQUIRED, "INPUT_REQUIRED"},
+    {Outcome::TASK_CREATED, "TASK_CREATED"},
+    {Outcome::ACCEPTED, "ACCEPTED"},
+    {Outcome::HTTP_ERROR, "HTTP_ERROR"},
+    {Outcome::INVALID_HTTP_RESPONSE, "INVALID_HTTP_RESPONSE"},
+    {Outcome::STREAM_INCOMPLETE, "STREAM_INCOMPLETE"},
+    {Outcome::MALFORMED_JSON, "MALFORMED_JSON"},
+    {Outcome::INVALID_ENVELOPE, "INVALID_ENVELOPE"},
+    {Outcome::JSONRPC_ERROR, "JSONRPC_ERROR"},
+    {Outcome::INVALID_TOOL_RESULT, "INVALID_TOOL_RESULT"},
+    {Outcome::INVALID_RESULT, "INVALID_RESULT"},
+    {Outcome::NOT_CAPTURED, "NOT_CAPTURED"},
+}};
+
+}  // namespace
+
+std::string_view to_string(Outcome o) {
+  for (const auto& [value, name] : kOutcomes) {
+    if (value == o) return name;
+  }
+  return "UNKNOWN";
+}
+
+std::optional<Outcome> parse_outcome(std::string_view name) {
+  for (const auto& [value, text] : kOutcomes) {
+    if (text == name) return value;
+  }
+  return std::nullopt;
+}
+
+std::string_view to_string(Layer l) {
+  switch (l) {
+    case Layer::transport: return "transport";
+    case Layer::protocol: return "protocol";
+    case Layer::interaction: return "interaction";
+    case Layer::application: return "application";
+  }
+  return "transport";
+}
+
+Layer layer_of(Outcome o) {
+  switch (o) {
+    case Outcome::TOOL_SUCCESS:
+    case Outcome::TOOL_ERROR:
+    case Outcome::RPC_SUCCESS: return Layer::application;
+    case Outcome::INPUT_REQUIRED:
+    case Outcome::TASK_CREATED: return Layer::interaction;
+    case Outcome::MALFORMED_JSON:
+    case Outcome::INVALID_ENVELOPE:
+    case Outcome::JSONRPC_ERROR:
+    case Outcome::INVALID_TOOL_RESULT:
+    case Outcome::INVALID_RESULT: return Layer::protocol;
+    case Outcome::ACCEPTED:
+    case Outcome::HTTP_ERROR:
+    case Outcome::INVALID_HTTP_RESPONSE:
+    case Outcome::STREAM_INCOMPLETE:
+    case Outcome::NOT_CAPTURED: return Layer::transport;
+  }
+  return Layer::transport;
+}
+
+std::string_view to_string(MethodSource s) {
+  switch (s) {
+    case MethodSource::request: return "request";
+    case MethodSource::flag: return "flag";
+    case MethodSource::inferred: return "inferred";
+  }
+  return "inferred";
+}
+
+std::string_view to_string(Advice a) {
+  switch (a) {
+    case Advice::none: return "none";
+    case Advice::retry_if_idempotent: return "retry_if_idempotent";
+    case Advice::retry_once_if_idempotent: return "retry_once_if_idempotent";
+    case Advice::new_session: return "new_session";
+    case Advice::wait_retry_after: return "wait_retry_after";
+    case Advice::reauthorize: return "reauthorize";
+    case Advice::step_up_authorization: return "step_up_authorization";
+    case Advice::fix_request: return "fix_request";
+    case Advice::retry_with_supported_version: return "retry_with_supported_version";
+    case Advice::hand_error_to_model: return "hand_error_to_model";
+    case Advice::do_not_retry: return "do_not_retry";
+    case Advice::resend_with_input: return "resend_with_input";
+    case Advice::resume_stream: return "resume_stream";
+    case Advice::resend_if_idempotent: return "resend_if_idempotent";
+    case Advice::poll_task: return "poll_task";
+    case Advice::investigate: return "investigate";
+  }
+  return "investigate";
+}
+
+std::string JsonRpcId::to_json() const {
+  switch (kind) {
+    case Kind::integer: return text;
+    case Kind::null: return "null";
+    case Kind::other: return text;
+    case Kind::string: {
+      std::string out = "\"";
+      for (char c : text) {
+        if (c == '"' || c == '\\') out += '\\';
+        if (static_cast<unsigned char>(c) < 0x20) {
+          static constexpr char hex[] = "0123456789abcdef";
+          out += "\\u00";
+          out += hex[(c >> 4) & 0xF];
+          out += hex[c & 0xF];
+          continue;
+        }
+        out += c;
+      }
+      out += '"';
+      return out;
+    }
+  }
+  return "null";
+}
+
+std::optional<JsonRpcId> parse_id_flag(std::string_view text) {
+  if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
+    std::string_view inner = text.substr(1, text.size() - 2);
+    if (inner.find_first_of("\"\\") != std::string_view::npos) return std::nullopt;
+    return JsonRpcId{JsonRpcId::Kind::string, std::string(inner)};
+  }
+  if (text.empty()) return std::nullopt;
+  long long value = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
+  return JsonRpcId{JsonRpcId::Kind::integer, std::to_string(value)};
+}
+
+}  // namespace mcptriage

@@ -1,0 +1,167 @@
+// Text safety: JSON string escaping, terminal escaping, and redaction of credentials.
+#include <cctype>
+#include <cstdint>
+
+#include "mcptriage/render.hpp"
+
+namespace mcptriage {
+namespace {
+
+/// Length of the valid UTF-8 sequence at s[i], or 0 when invalid (RFC 3629 §4).
+std::size_t utf8_len(std::string_view s, std::size_t i) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  unsigned char c = b(i);
+  if (c < 0x80) return 1;
+  std::size_t n = 0;
+  std::uint32_t cp = 0;
+  if (c >= 0xC2 && c <= 0xDF) { n = 2; cp = c & 0x1Fu; }
+  else if (c >= 0xE0 && c <= 0xEF) { n = 3; cp = c & 0x0Fu; }
+  else if (c >= 0xF0 && c <= 0xF4) { n = 4; cp = c & 0x07u; }
+  else return 0;
+  if (i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((b(i + k) & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b(i + k) & 0x3Fu);
+  }
+  if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n;
+}
+
+constexpr char kHex[] = "0123456789abcdef";
+
+}  // namespace
+
+std::string json_escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 8);
+  for (std::size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        default:
+          if (c < 0x20 || c == 0x7F) {
+            out += "\\u00";
+            out += kHex[c >> 4];
+            out += kHex[c & 0xF];
+          } else {
+            out += static_cast<char>(c);
+          }
+      }
+      ++i;
+      continue;
+    }
+    std::size_t n = utf8_len(s, i);
+    if (n == 0) {
+      out += "\\ufffd";
+      ++i;
+    } else {
+      out.append(s.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
+std::string escape_terminal(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == 0x7F) {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 0xF];
+      ++i;
+      continue;
+    }
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    std::size_t n = utf8_len(s, i);
+    if (n == 0) {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 0xF];
+      ++i;
+      continue;
+    }
+    // C1 controls (U+0080..U+009F) are encoded as C2 80..C2 9F: escape them too.
+    if (n == 2 && c == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0) {
+      out += "\\u00";
+      unsigned char cp = static_cast<unsigned char>(s[i + 1]);
+      out += kHex[cp >> 4];
+      out += kHex[cp & 0xF];
+    } else {
+      out.append(s.substr(i, n));
+    }
+    i += n;
+  }
+  return out;
+}
+
+std::string redact(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  auto lower_at = [&](std::size_t i, std::string_view word) {
+    if (i + word.size() > s.size()) return false;
+    for (std::size_t k = 0; k < word.size(); ++k) {
+      if (std::tolower(static_cast<unsigned char>(s[i + k])) != word[k]) return false;
+    }
+    return true;
+  };
+  auto token_end = [&](std::size_t i) {
+    while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i])) && s[i] != '"' && s[i] != '\'' &&
+           s[i] != ',' && s[i] != '&' && s[i] != ';')
+      ++i;
+    return i;
+  };
+  static constexpr std::string_view kSchemes[] = {"bearer ", "basic "};
+  static constexpr std::string_view kParams[] = {"access_token=", "refresh_token=", "id_token=", "api_key=",
+                                                 "apikey=", "token=", "client_secret="};
+  for (std::size_t i = 0; i < s.size();) {
+    bool boundary = i == 0 || !std::isalnum(static_cast<unsigned char>(s[i - 1]));
+    bool done = false;
+    if (boundary) {
+      for (auto scheme : kSchemes) {
+        if (lower_at(i, scheme)) {
+          std::size_t start = i + scheme.size();
+          while (start < s.size() && s[start] == ' ') ++start;
+          std::size_t end = token_end(start);
+          if (end > start) {
+            out.append(s.substr(i, scheme.size()));
+            out += "[REDACTED]";
+            i = end;
+            done = true;
+          }
+          break;
+        }
+      }
+      if (!done) {
+        for (auto param : kParams) {
+          if (lower_at(i, param)) {
+            std::size_t start = i + param.size();
+            std::size_t end = token_end(start);
+            out.append(s.substr(i, param.size()));
+            out += "[REDACTED]";
+            i = end;
+            done = true;
+            break;
+          }
+        }
+      }
+    }
+    if (!done) out += s[i++];
+  }
+  return out;
+}
+
+}  // namespace mcptriage

@@ -1,0 +1,372 @@
+// Unit tests for the layered classifier: the contract's eleven reference cases and the rules
+// behind each outcome, on Exchanges built in memory (no capture parsing involved).
+#include <gtest/gtest.h>
+
+#include "mcptriage/classify.hpp"
+
+using namespace mcptriage;
+
+namespace {
+
+Exchange json_reply(int status, std::string body, std::string content_type = "application/json") {
+  Exchange ex;
+  ex.source = "t#1";
+  ex.format = "curl-i";
+  ex.response.http_version = "HTTP/1.1";
+  ex.response.status = status;
+  if (!content_type.empty()) ex.response.headers.push_back({"Content-Type", content_type});
+  ex.response.body = std::move(body);
+  return ex;
+}
+
+ContextFlags call(long long id = 1) {
+  ContextFlags f;
+  f.id = JsonRpcId{JsonRpcId::Kind::integer, std::to_string(id)};
+  f.method = "tools/call";
+  return f;
+}
+
+Classification one(const Exchange& ex, const ContextFlags& f) {
+  auto v = classify(ex, f, 0);
+  EXPECT_EQ(v.size(), 1u);
+  return v.at(0);
+}
+
+constexpr const char* kSuccess =
+    R"({"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"ok"}],"isError":false}})";
+
+}  // namespace
+
+// --- the eleven reference cases (shared/classification.md) ---
+
+TEST(ClassifyReference, Case01Success) {
+  auto c = one(json_reply(200, kSuccess), call());
+  EXPECT_EQ(c.outcome, Outcome::TOOL_SUCCESS);
+  EXPECT_EQ(c.layer, Layer::application);
+  EXPECT_TRUE(c.id_checked);
+}
+
+TEST(ClassifyReference, Case02ServiceUnavailableThenSuccess) {
+  auto first = one(json_reply(503, "", ""), call());
+  EXPECT_EQ(first.outcome, Outcome::HTTP_ERROR);
+  EXPECT_EQ(first.http_status, 503);
+  EXPECT_EQ(first.retry.advice, Advice::retry_if_idempotent);
+  auto second = one(json_reply(200, kSuccess), call());
+  EXPECT_EQ(second.outcome, Outcome::TOOL_SUCCESS);
+}
+
+TEST(ClassifyReference, Case03InvalidParams) {
+  auto c = one(json_reply(200, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad"}})"), call());
+  EXPECT_EQ(c.outcome, Outcome::JSONRPC_ERROR);
+  EXPECT_EQ(c.layer, Layer::protocol);
+  EXPECT_EQ(c.error_code, -32602);
+  EXPECT_EQ(c.retry.advice, Advice::fix_request);
+}
+
+TEST(ClassifyReference, Case04IsErrorTrue) {
+  auto c = one(json_reply(200, R"({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"boom"}],"isError":true}})"), call());
+  EXPECT_EQ(c.outcome, Outcome::TOOL_ERROR);
+  EXPECT_EQ(c.layer, Layer::application);
+}
+
+TEST(ClassifyReference, Case05Status500WithSuccessBody) {
+  auto c = one(json_reply(500, kSuccess), call());
+  EXPECT_EQ(c.outcome, Outcome::HTTP_ERROR);
+  EXPECT_EQ(c.layer, Layer::transport);
+  EXPECT_EQ(c.retry.advice, Advice::retry_once_if_idempotent);
+}
+
+TEST(ClassifyReference, Case06Unclosed) {
+  auto c = one(json_reply(200, "{unclosed"), call());
+  EXPECT_EQ(c.outcome, Outcome::MALFORMED_JSON);
+  EXPECT_EQ(c.layer, Layer::protocol);
+}
+
+TEST(ClassifyReference, Case07ResultAndError) {
+  auto c = one(json_reply(200, R"({"jsonrpc":"2.0","id":1,"result":{"content":[]},"error":{"code":1,"message":"x"}})"), call());
+  EXPECT_EQ(c.outcome, Outcome::INVALID_ENVELOPE);
+  EXPECT_EQ(c.reason, "result_and_error");
+}
+
+TEST(ClassifyReference, Case08IdMismatch) {
+  std::string body = kSuccess;
+  body.replace(body.find("\"id\":1"), 6, "\"id\":99");
+  auto c = one(json_reply(200, body), call());
+  EXPECT_EQ(c.outcome, Outcome::INVALID_ENVELOPE);
+  EXPECT_EQ(c.reason, "id_mismatch");
+  EXPECT_EQ(c.pointer, "/id");
+}
+
+TEST(ClassifyReference, Case09InputRequired) {
+  auto c = one(json_reply(200, R"({"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{}}}}})"), call());
+  EXPECT_EQ(c.outcome, Outcome::INPUT_REQUIRED);
+  EXPECT_EQ(c.layer, Layer::interaction);
+  EXPECT_EQ(c.retry.advice, Advice::resend_with_input);
+}
+
+TEST(ClassifyReference, Case10NoResultType) {
+  auto c = one(json_reply(200, R"({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ok"}],"isError":false}})"), call());
+  EXPECT_EQ(c.outcome, Outcome::TOOL_SUCCESS);
+}
+
+TEST(ClassifyReference, Case11ContentNotArray) {
+  auto c = one(json_reply(200, R"({"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":"not-an-array","isError":false}})"), call());
+  EXPECT_EQ(c.outcome, Outcome::INVALID_TOOL_RESULT);
+  EXPECT_EQ(c.reason, "content_not_array");
+  EXPECT_EQ(c.pointer, "/result/content");
+}
+
+// --- precedence and rules ---
+
+TEST(ClassifyRules, IdIsTypeExact) {
+  ContextFlags f = call();
+  f.id = JsonRpcId{JsonRpcId::Kind::string, "1"};
+  auto c = one(json_reply(200, kSuccess), f);
+  EXPECT_EQ(c.outcome, Outcome::INVALID_ENVELOPE);
+  EXPECT_EQ(c.reason, "id_mismatch");
+}
+
+TEST(ClassifyRules, SpecPaired400IsJsonRpcError) {
+  auto c = one(json_reply(400, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28","2025-11-25"],"requested":"x"}}})"), call());
+  EXPECT_EQ(c.outcome, Outcome::JSONRPC_ERROR);
+  EXPECT_EQ(c.reason, "unsupported_protocol_version");
+  EXPECT_EQ(c.retry.advice, Advice::retry_with_supported_version);
+  ASSERT_EQ(c.supported_versions.size(), 2u);
+}
+
+TEST(ClassifyRules, Spec404MethodNotFoundIsJsonRpcError) {
+  auto c = one(json_reply(404, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}})"), call());
+  EXPECT_EQ(c.outcome, Outcome::JSONRPC_ERROR);
+}
+
+TEST(ClassifyRules, Session404IsHttpErrorNotFoundWithoutRequestHeaders) {
+  auto c = one(json_reply(404, R"({"jsonrpc":"2.0","id":6,"error":{"code":-32001,"message":"Session not found"}})"), {});
+  EXPECT_EQ(c.outcome, Outcome::HTTP_ERROR);
+  EXPECT_EQ(c.reason, "not_found");
+  EXPECT_EQ(c.error_code, -32001);
+  EXPECT_EQ(c.retry.advice, Advice::new_session);
+}
+
+TEST(ClassifyRules, Session404WithSessionHeaderIsSessionExpired) {
+  Exchange ex = json_reply(404, "", "");
+  ex.request = Request{"POST", "/mcp", {{"Mcp-Session-Id", "abc"}}, std::nullopt};
+  auto c = one(ex, call());
+  EXPECT_EQ(c.outcome, Outcome::HTTP_ERROR);
+  EXPECT_EQ(c.reason, "session_expired");
+  EXPECT_EQ(c.retry.advice, Advice::new_session);
+}
+
+TEST(ClassifyRules, TextPlainIsInvalidHttpResponseAndSaysWhatBodyWouldBe) {
+  auto c = one(json_reply(200, kSuccess, "text/plain"), call());
+  EXPECT_EQ(c.outcome, Outcome::INVALID_HTTP_RESPONSE);
+  EXPECT_NE(c.detail.find("TOOL_SUCCESS"), std::string::npos) << c.detail;
+}
+
+TEST(ClassifyRules, MediaTypeIsCaseInsensitiveWithParameters) {
+  auto c = one(json_reply(200, kSuccess, "Application/JSON; charset=utf-8"), call());
+  EXPECT_EQ(c.outcome, Outcome::TOOL_SUCCESS);
+}
+
+TEST(ClassifyRules, TruncatedIsNeverSuccess) {
+  Exchange ex = json_reply(200, std::string(kSuccess).substr(0, 40));
+  ex.response.body_state = BodyState::truncated;
+  auto c = one(ex, call());
+  EXPECT_EQ(c.outcome, Outcome::MALFORMED_JSON);
+  EXPECT_EQ(c.reason, "truncated");
+}
+
+TEST(ClassifyRules, TrailingData) {
+  auto c = one(json_reply(200, std::string(kSuccess) + "200"), call());
+  EXPECT_EQ(c.outcome, Outcome::MALFORMED_JSON);
+  EXPECT_EQ(c.reason, "trailing_data");
+}
+
+TEST(ClassifyRules, NullIdErrorIsJsonRpcErrorWithWarning) {
+  auto c = one(json_reply(200, R"({"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"x"}})"), call());
+  EXPECT_EQ(c.outcome, Outcome::JSONRPC_ERROR);
+  EXPECT_FALSE(c.warnings.empty());
+}
+
+TEST(ClassifyRules, ResultWithNullIdIsInvalidEnvelope) {
+  std::string body = kSuccess;
+  body.replace(body.find("\"id\":1"), 6, "\"id\":null");
+  auto c = one(json_reply(200, body), call());
+  EXPECT_EQ(c.outcome, Outcome::INVALID_ENVELOPE);
+}
+
+TEST(ClassifyRules, DuplicateMemberInResultIsInvalidToolResult) {
+  auto c = one(json_reply(200, R"({"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":false,"isError":true}})"), call());
+  EXPECT_EQ(c.outcome, Outcome::INVALID_TOOL_RESULT);
+  EXPECT_EQ(c.reason, "duplicate_member");
+  EXPECT_EQ(c.pointer, "/result/isError");
+}
+
+TEST(ClassifyRules, UnknownResultType) {
+  auto c = one(json_reply(200, R"({"jsonrpc":"2.0","id":1,"result":{"resultType":"later","content":[]}})"), call());
+  EXPECT_EQ(c.outcome, Outcome::INVALID_TOOL_RESULT);
+  EXPECT_EQ(c.reason, "unknown_result_type");
+}
+
+TEST(ClassifyRules, TaskCreated2025AndFlat2026) {
+  auto nested = one(json_reply(200, R"({"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t","status":"working","createdAt":"x","lastUpdatedAt":"x","ttl":1,"pollInterval":5000}}})"), call());
+  EXPECT_EQ(nested.outcome, Outcome::TASK_CREATED);
+  EXPECT_EQ(nested.retry.advice, Advice::poll_task);
+  auto flat = one(json_reply(200, R"({"jsonrpc":"2.0","id":1,"result":{"resultType":"task","taskId":"t","status":"working"}})"), call());
+  EXPECT_EQ(flat.outcome, Outcome::TASK_CREATED);
+}
+
+TEST(ClassifyRules, ContentItemMissingField) {
+  auto c = one(json_reply(200, R"({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"a"},{"type":"image","data":"x"}]}})"), call());
+  EXPECT_EQ(c.outcome, Outcome::INVALID_TOOL_RESULT);
+  EXPECT_EQ(c.pointer, "/result/content/1/mimeType");
+}
+
+TEST(ClassifyRules, ResourceLinkUnknownIn20250326) {
+  ContextFlags f = call();
+  f.protocol_version = "2025-03-26";
+  auto c = one(json_reply(200, R"({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"resource_link","uri":"u","name":"n"}]}})"), f);
+  EXPECT_EQ(c.outcome, Outcome::INVALID_TOOL_RESULT);
+  EXPECT_EQ(c.reason, "content_type_unknown");
+}
+
+TEST(ClassifyRules, NotificationAccepted) {
+  ContextFlags f;
+  f.method = "notifications/initialized";
+  auto c = one(json_reply(202, "", ""), f);
+  EXPECT_EQ(c.outcome, Outcome::ACCEPTED);
+  auto bad = one(json_reply(200, "{}"), f);
+  EXPECT_EQ(bad.outcome, Outcome::INVALID_HTTP_RESPONSE);
+}
+
+TEST(ClassifyRules, AcceptedForRequestIsInvalid) {
+  auto c = one(json_reply(202, "", ""), call());
+  EXPECT_EQ(c.outcome, Outcome::INVALID_HTTP_RESPONSE);
+}
+
+TEST(ClassifyRules, Bare202WithoutContextIsAcceptedWithWarning) {
+  auto c = one(json_reply(202, "", ""), {});
+  EXPECT_EQ(c.outcome, Outcome::ACCEPTED);
+  EXPECT_FALSE(c.warnings.empty());
+}
+
+TEST(ClassifyRules, EmptyResultWithoutMethodIsRpcSuccess) {
+  auto c = one(json_reply(200, R"({"jsonrpc":"2.0","id":1,"result":{}})"), {});
+  EXPECT_EQ(c.outcome, Outcome::RPC_SUCCESS);
+  EXPECT_FALSE(c.warnings.empty());
+}
+
+TEST(ClassifyRules, InitializeWithoutProtocolVersionIsInvalidResult) {
+  ContextFlags f;
+  f.method = "initialize";
+  f.id = JsonRpcId{JsonRpcId::Kind::integer, "1"};
+  auto c = one(json_reply(200, R"({"jsonrpc":"2.0","id":1,"result":{"capabilities":{},"serverInfo":{"name":"x","version":"1"}}})"), f);
+  EXPECT_EQ(c.outcome, Outcome::INVALID_RESULT);
+  EXPECT_EQ(c.pointer, "/result/protocolVersion");
+}
+
+TEST(ClassifyRules, BatchIn20250326GivesOneRecordPerElement) {
+  auto v = classify(json_reply(200, R"([{"jsonrpc":"2.0","id":7,"result":{"content":[]}},{"jsonrpc":"2.0","id":8,"error":{"code":-32602,"message":"Unknown tool"}}])"), {}, 0);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].outcome, Outcome::TOOL_SUCCESS);
+  EXPECT_EQ(v[1].outcome, Outcome::JSONRPC_ERROR);
+  EXPECT_EQ(v[0].protocol_version, "2025-03-26");
+}
+
+TEST(ClassifyRules, BatchNotAllowedIn20250618) {
+  ContextFlags f;
+  f.protocol_version = "2025-06-18";
+  auto c = one(json_reply(200, R"([{"jsonrpc":"2.0","id":7,"result":{"content":[]}}])"), f);
+  EXPECT_EQ(c.outcome, Outcome::INVALID_ENVELOPE);
+  EXPECT_EQ(c.reason, "batch_not_allowed");
+}
+
+TEST(ClassifyRules, RateLimitedRetryAfterSeconds) {
+  Exchange ex = json_reply(429, "", "");
+  ex.response.headers.push_back({"Retry-After", "3"});
+  auto c = one(ex, call());
+  EXPECT_EQ(c.reason, "rate_limited");
+  EXPECT_EQ(c.retry.advice, Advice::wait_retry_after);
+  EXPECT_EQ(c.retry.after_ms, 3000);
+}
+
+TEST(ClassifyRules, InsufficientScope) {
+  Exchange ex = json_reply(403, "", "");
+  ex.response.headers.push_back({"WWW-Authenticate", R"(Bearer error="insufficient_scope", scope="files:write")"});
+  auto c = one(ex, call());
+  EXPECT_EQ(c.reason, "insufficient_scope");
+  EXPECT_EQ(c.retry.advice, Advice::step_up_authorization);
+  EXPECT_NE(c.retry.text.find("files:write"), std::string::npos);
+}
+
+// --- SSE ---
+
+TEST(ClassifySse, MatchingResponseDecidesAfterNotifications) {
+  auto c = one(json_reply(200,
+                          "id: a\nretry: 1000\ndata:\n\n"
+                          "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{}}\n\n"
+                          "data: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[]}}\n\n"
+                          "data: " + std::string(kSuccess) + "\n\n",
+                          "text/event-stream"),
+               call());
+  EXPECT_EQ(c.outcome, Outcome::TOOL_SUCCESS);
+  EXPECT_EQ(c.sse_events, 3u);
+}
+
+TEST(ClassifySse, PrimingOnlyIsResumableIncomplete) {
+  auto c = one(json_reply(200, "id: s1-0\nretry: 2000\ndata:\n\n", "text/event-stream"), call());
+  EXPECT_EQ(c.outcome, Outcome::STREAM_INCOMPLETE);
+  EXPECT_EQ(c.resumable, true);
+  EXPECT_EQ(c.retry.advice, Advice::resume_stream);
+  EXPECT_EQ(c.retry.after_ms, 2000);
+}
+
+TEST(ClassifySse, Not2026Resumable) {
+  ContextFlags f = call();
+  f.protocol_version = "2026-07-28";
+  auto c = one(json_reply(200, "id: 1\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}\n\n", "text/event-stream"), f);
+  EXPECT_EQ(c.outcome, Outcome::STREAM_INCOMPLETE);
+  EXPECT_EQ(c.resumable, false);
+  EXPECT_EQ(c.retry.advice, Advice::resend_if_idempotent);
+}
+
+TEST(ClassifySse, EmptyStreamIsIncomplete) {
+  auto c = one(json_reply(200, "", "text/event-stream"), call());
+  EXPECT_EQ(c.outcome, Outcome::STREAM_INCOMPLETE);
+  EXPECT_EQ(c.reason, "empty_stream");
+}
+
+TEST(ClassifySse, ServerRequestLastIsInputRequiredBefore2026) {
+  auto c = one(json_reply(200, "data: {\"jsonrpc\":\"2.0\",\"id\":\"srv-1\",\"method\":\"sampling/createMessage\",\"params\":{}}\n\n", "text/event-stream"), call());
+  EXPECT_EQ(c.outcome, Outcome::INPUT_REQUIRED);
+  EXPECT_EQ(c.reason, "server_request_pending");
+}
+
+TEST(ClassifySse, BrokenResponseEventIsMalformed) {
+  auto c = one(json_reply(200, "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\n\n", "text/event-stream"), call());
+  EXPECT_EQ(c.outcome, Outcome::MALFORMED_JSON);
+}
+
+TEST(ClassifyRules, NotCapturedIsNeverSuccess) {
+  Exchange ex = json_reply(200, "");
+  ex.response.body_state = BodyState::not_captured;
+  auto c = one(ex, call());
+  EXPECT_EQ(c.outcome, Outcome::NOT_CAPTURED);
+}
+
+TEST(ClassifyRules, DeepNestingIsAClassifiedOutcome) {
+  std::string deep = R"({"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":)" + std::string(5000, '[') +
+                     std::string(5000, ']') + "}}";
+  auto c = one(json_reply(200, deep), call());
+  EXPECT_EQ(c.outcome, Outcome::MALFORMED_JSON);
+  EXPECT_EQ(c.reason, "too_deep");
+}
+
+TEST(ClassifyNames, RoundTrip) {
+  for (auto o : {Outcome::TOOL_SUCCESS, Outcome::NOT_CAPTURED, Outcome::INVALID_RESULT}) {
+    EXPECT_EQ(parse_outcome(to_string(o)), o);
+  }
+  EXPECT_FALSE(parse_outcome("tool_success").has_value());
+  EXPECT_EQ(parse_id_flag("1")->kind, JsonRpcId::Kind::integer);
+  EXPECT_EQ(parse_id_flag("\"1\"")->kind, JsonRpcId::Kind::string);
+  EXPECT_FALSE(parse_id_flag("abc").has_value());
+}
