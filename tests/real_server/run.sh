@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# Usage: run.sh PATH_TO_MCPTRIAGE
+#
+# End-to-end test against a real MCP server: starts the pinned
+# @modelcontextprotocol/server-everything (package-lock.json here) on 127.0.0.1, runs one
+# Streamable HTTP session with curl -si, pipes each capture to
+# `mcptriage --format jsonl --id N --method M --expect OUTCOME`, and checks the exit code
+# and fields of the JSON record with jq. Prints `ok - NAME` / `not ok - NAME: WHY` per check,
+# the table view of the session, and last `N passed, M failed`. Exit 0 only if all passed.
+#
+# Environment: REAL_SERVER_PORT_FIRST/LAST (default 39000..39199),
+# REAL_SERVER_START_TIMEOUT (30 s), REAL_SERVER_CURL_MAX_TIME (20 s per request),
+# REAL_SERVER_KEEP=1 keeps the work folder (captures, records, server log).
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+if [[ $# -ne 1 || $1 == -h || $1 == --help ]]; then
+  echo "usage: $0 PATH_TO_MCPTRIAGE" >&2
+  exit 2
+fi
+BIN=$1
+if [[ $BIN == */* ]]; then
+  [[ -f $BIN && -x $BIN ]] || rs_die "$BIN is not an executable file"
+  BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+else
+  BIN=$(command -v "$BIN") || rs_die "$1 not found in PATH"
+fi
+rs_need_tools node npm curl jq timeout
+rs_ensure_deps
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/mcptriage-real.XXXXXX")
+CAP=$WORK/captures   # raw curl -si output, one file per exchange
+RES=$WORK/records    # mcptriage output per exchange
+mkdir -p "$CAP" "$RES"
+PASS=0
+FAIL=0
+SUMMARIZED=
+cleanup() {
+  local rc=$?
+  rs_stop_server
+  if [[ -z $SUMMARIZED ]]; then
+    echo "# stopped early (exit $rc); work folder kept: $WORK" >&2
+  elif ((FAIL == 0)) && [[ ${REAL_SERVER_KEEP:-} != 1 ]]; then
+    rm -rf "$WORK"
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+ok() { echo "ok - $1"; PASS=$((PASS + 1)); }
+not_ok() { echo "not ok - $1: $2"; FAIL=$((FAIL + 1)); }
+one_line() { head -c "${2:-300}" "$1" | tr '\n\r' '  '; }
+summary() {
+  if ((FAIL != 0)) || [[ ${REAL_SERVER_KEEP:-} == 1 ]]; then echo "# work folder kept: $WORK"; fi
+  SUMMARIZED=1
+  echo "$PASS passed, $FAIL failed"
+}
+
+# --- server and session ----------------------------------------------------------------
+rs_start_server "$WORK"
+echo "# server-everything pid $RS_PID at $RS_URL"
+if ! rs_session "$CAP"; then
+  not_ok "server: initialize gives a session id" \
+    "curl rc $(cat "$CAP/initialize.curl-rc"): $(one_line "$CAP/initialize.txt") $(one_line "$CAP/initialize.curl-stderr")"
+  summary
+  exit 1
+fi
+rs_stop_server   # every capture is on disk; nothing needs the server now
+echo "# session $RS_SESSION_ID, protocol version ${RS_PROTOCOL_VERSION:-?}; server stopped"
+
+# --- what the server sent (independent of mcptriage) -------------------------------------
+for name in "${RS_SESSION[@]}"; do
+  rc=$(cat "$CAP/$name.curl-rc")
+  if [[ $rc == 0 ]]; then ok "server: $name answered"
+  else not_ok "server: $name answered" "curl exit $rc: $(one_line "$CAP/$name.curl-stderr")"; fi
+done
+if [[ -n $RS_PROTOCOL_VERSION ]]; then ok "server: initialize result has protocolVersion ($RS_PROTOCOL_VERSION)"
+else not_ok "server: initialize result has protocolVersion" "$(one_line "$CAP/initialize.txt" 600)"; fi
+if [[ $(rs_status "$CAP/initialized-notification.txt") == 202 && -z $(rs_messages "$CAP/initialized-notification.txt") ]]
+then ok "server: notifications/initialized gets 202 with no body"
+else not_ok "server: notifications/initialized gets 202 with no body" "$(one_line "$CAP/initialized-notification.txt")"; fi
+if rs_messages "$CAP/tools-list.txt" | jq -e -s 'any(.[]; .id == 2 and
+     ([.result.tools[].name] | index("echo") != null and index("trigger-long-running-operation") != null))' >/dev/null 2>&1
+then ok "server: tools/list has echo and trigger-long-running-operation"
+else not_ok "server: tools/list has echo and trigger-long-running-operation" "$(one_line "$CAP/tools-list.txt" 600)"; fi
+progress=$(rs_messages "$CAP/tools-call-long-running-progress.txt" | jq -s -c \
+  '[.[] | if .method == "notifications/progress" then "p" elif .id == 6 then "r" else "?" end] | join("")' 2>/dev/null || true)
+if [[ $progress =~ ^\"p+r\"$ ]]; then ok "server: progress notifications stream before the result ($progress)"
+else not_ok "server: progress notifications stream before the result" "message order ${progress:-unreadable}"; fi
+if [[ $(rs_status "$CAP/bogus-session.txt") == 400 ]]; then ok "server: made-up session id gets 400"
+else not_ok "server: made-up session id gets 400" "status $(rs_status "$CAP/bogus-session.txt")"; fi
+
+# --- mcptriage on each capture ------------------------------------------------------------
+CUR=
+REC=
+# classify NAME OUTCOME [mcptriage flags...]: pipes the capture, checks exit 0, one record.
+classify() {
+  local name=$1 want=$2 rc=0 n
+  shift 2
+  CUR=$name
+  REC=
+  "$BIN" --format jsonl "$@" --expect "$want" <"$CAP/$name.txt" >"$RES/$name.jsonl" 2>"$RES/$name.stderr" || rc=$?
+  if ((rc == 0)); then ok "$name: exit 0 with --expect $want"
+  else not_ok "$name: exit 0 with --expect $want" \
+    "exit $rc; stdout: $(one_line "$RES/$name.jsonl") stderr: $(one_line "$RES/$name.stderr")"; fi
+  n=$(jq -s length <"$RES/$name.jsonl" 2>/dev/null) || n=
+  if [[ $n == 1 ]]; then
+    REC=$(jq -c . <"$RES/$name.jsonl")
+    ok "$name: one JSON record"
+  else
+    not_ok "$name: one JSON record" "got ${n:-output that is not JSON}: $(one_line "$RES/$name.jsonl")"
+  fi
+}
+# field PATH WANT_JSON: the record's PATH equals WANT_JSON.
+field() {
+  local path=$1 want=$2 got label="$CUR: $1 == $2"
+  if [[ -z $REC ]]; then not_ok "$label" "no record"; return 0; fi
+  if ! got=$(jq -c "$path" <<<"$REC" 2>&1); then not_ok "$label" "jq: $got"; return 0; fi
+  if jq -e --argjson w "$want" "($path) == \$w" <<<"$REC" >/dev/null 2>&1; then ok "$label"
+  else not_ok "$label" "got $got"; fi
+}
+# holds DESCRIPTION JQ_EXPR: the jq expression is true of the record.
+holds() {
+  local label="$CUR: $1" expr=$2
+  if [[ -z $REC ]]; then not_ok "$label" "no record"; return 0; fi
+  if jq -e "$expr" <<<"$REC" >/dev/null 2>&1; then ok "$label"
+  else not_ok "$label" "record: $(head -c 400 <<<"$REC")"; fi
+}
+# The 200 + text/event-stream + application-layer checks shared by most cases.
+sse_200() {
+  field .http.status 200
+  field .http.content_type '"text/event-stream"'
+}
+
+classify initialize RPC_SUCCESS --id 1 --method initialize
+field .outcome '"RPC_SUCCESS"'
+field .layer '"application"'
+sse_200
+field .jsonrpc.id 1
+field .jsonrpc.error null
+field .method '"initialize"'
+field .method_source '"flag"'
+
+classify initialized-notification ACCEPTED --method notifications/initialized
+field .outcome '"ACCEPTED"'
+field .layer '"transport"'
+field .http.status 202
+field .method '"notifications/initialized"'
+
+classify tools-list RPC_SUCCESS --id 2 --method tools/list
+field .outcome '"RPC_SUCCESS"'
+field .layer '"application"'
+sse_200
+field .jsonrpc.id 2
+field .method '"tools/list"'
+
+classify tools-call-success TOOL_SUCCESS --id 3 --method tools/call
+field .outcome '"TOOL_SUCCESS"'
+field .layer '"application"'
+sse_200
+field .jsonrpc.id 3
+field .jsonrpc.error null
+
+# server-everything reports an unknown tool as an isError result, not a JSON-RPC error.
+classify tools-call-unknown-tool TOOL_ERROR --id 4 --method tools/call
+field .outcome '"TOOL_ERROR"'
+field .layer '"application"'
+sse_200
+field .jsonrpc.id 4
+field .jsonrpc.error null
+
+# Input validation errors are tool execution errors (isError) in 2025-11-25.
+classify tools-call-invalid-arguments TOOL_ERROR --id 5 --method tools/call
+field .outcome '"TOOL_ERROR"'
+field .layer '"application"'
+sse_200
+field .jsonrpc.id 5
+
+# Three notifications/progress events precede the result on the same stream.
+classify tools-call-long-running-progress TOOL_SUCCESS --id 6 --method tools/call
+field .outcome '"TOOL_SUCCESS"'
+field .layer '"application"'
+sse_200
+field .jsonrpc.id 6
+field .jsonrpc.error null
+
+# A tools/call without a name: JSON-RPC -32603 on a 200 event stream.
+classify tools-call-missing-name JSONRPC_ERROR --id 8 --method tools/call
+field .outcome '"JSONRPC_ERROR"'
+field .layer '"protocol"'
+sse_200
+field .jsonrpc.id 8
+field .jsonrpc.error.code -32603
+
+# 400 + -32700 is a spec pair => JSONRPC_ERROR; id null cannot be paired => a warning.
+classify malformed-json-body JSONRPC_ERROR --id 9 --method tools/call
+field .outcome '"JSONRPC_ERROR"'
+field .layer '"protocol"'
+field .http.status 400
+field .http.content_type '"application/json"'
+field .jsonrpc.id null
+field .jsonrpc.error.code -32700
+holds "warns that the error cannot be paired (warnings not empty)" '(.warnings | type) == "array" and (.warnings | length) > 0'
+
+# Extra: a task-augmented call (2025-11-25 tasks) answered with result.task{taskId,status}.
+classify tools-call-task-created TASK_CREATED --id 10 --method tools/call
+field .outcome '"TASK_CREATED"'
+field .layer '"interaction"'
+sse_200
+field .jsonrpc.id 10
+field .jsonrpc.error null
+
+# 400 + -32000 is no spec pair => HTTP_ERROR, whatever the body says.
+classify bogus-session HTTP_ERROR --id 7 --method tools/call
+field .outcome '"HTTP_ERROR"'
+field .layer '"transport"'
+field .http.status 400
+holds 'http.content_type is application/json' '.http.content_type | ascii_downcase | startswith("application/json")'
+holds 'retry advice is given' '(.retry.advice // null) != null'
+
+# --- for humans: the whole session as a table -------------------------------------------
+echo "# mcptriage --format table over this run's captures:"
+files=()
+for name in "${RS_SESSION[@]}"; do files+=("$CAP/$name.txt"); done
+if ! "$BIN" --format table "${files[@]}" 2>"$RES/table.stderr"; then
+  echo "# (exit non-zero: $(one_line "$RES/table.stderr"))"
+fi
+
+summary
+((FAIL == 0))
