@@ -64,26 +64,23 @@ std::size_t ansi_length(std::string_view s, std::size_t i) {
   return 0;
 }
 
-/// True when the head of the input (its first header block, or the first 64 KiB) holds an
-/// ANSI escape: a terminal recording. Bodies alone are not probed, so that a gzip or binary
-/// body that happens to contain ESC [ is left intact.
+/// True when the head of the input (its header blocks, at most the first 64 KiB) holds an
+/// ANSI escape: a terminal recording. Bodies are not probed, so that a gzip or binary body
+/// that happens to contain ESC [ is left intact.
 bool has_ansi_in_head(std::string_view s) {
   const std::size_t limit = std::min(s.size(), kAnsiProbeLimit);
   std::size_t line_start = 0;
   for (std::size_t i = 0; i < limit; ++i) {
     const char c = s[i];
     if (c == '\x1b' && ansi_length(s, i) != 0) return true;
-    if (c == '\n') {
-      // an empty line (only CRs) ends the first header block
-      bool blank = true;
-      for (std::size_t k = line_start; k < i; ++k) {
-        if (s[k] != '\r') {
-          blank = false;
-          break;
-        }
-      }
-      if (blank) return false;
-      line_start = i + 1;
+    if (c != '\n') continue;
+    const bool blank =
+        s.substr(line_start, i - line_start).find_first_not_of('\r') == std::string_view::npos;
+    line_start = i + 1;
+    // An empty line ends a header block; keep probing only when another block follows
+    // (curl -i: "HTTP/1.1 100 Continue" has no field names to print in bold).
+    if (blank && s.substr(line_start, 5) != "HTTP/" && s.substr(line_start, 1) != "\x1b") {
+      return false;
     }
   }
   return false;

@@ -1,5 +1,4 @@
-// HTTP text reader: curl -i / -D - output, raw HTTP/1.1 bytes, HTTPie -v and saved TCP
-// conversations. Finds header blocks and decides where each body ends.
+// HTTP text reader (curl -i/-D -, raw HTTP/1.1, HTTPie -v, TCP conversations): blocks, body ends.
 #include <simdjson.h>
 
 #include <algorithm>
@@ -270,35 +269,55 @@ class NextMessageFinder {
   }
 
  private:
-  /// End of the line holding `p` (position of its LF, or npos), cached across calls.
-  std::size_t lf_after(std::size_t p) {
-    if (lf_valid_ && p >= lf_from_ && (lf_ == npos || p <= lf_)) return lf_;
-    lf_from_ = p;
+  /// Caches facts about the line holding `p` (from `p` on): where its LF is, where its
+  /// content ends, and the last control byte in it. Each line is scanned once.
+  void cache_line(std::size_t p) {
+    if (line_valid_ && p >= line_from_ && (lf_ == npos || p <= lf_)) return;
+    line_valid_ = true;
+    line_from_ = p;
     lf_ = text_.find('\n', p);
-    lf_valid_ = true;
-    return lf_;
+    content_end_ = lf_ == npos ? text_.size() : lf_;
+    while (content_end_ > p && text_[content_end_ - 1] == '\r') --content_end_;
+    last_control_ = npos;
+    for (std::size_t i = p; i < content_end_; ++i) {
+      const auto u = static_cast<unsigned char>(text_[i]);
+      if ((u < 0x20 && text_[i] != '\t') || u == 0x7f) last_control_ = i;
+    }
   }
 
+  static bool digit(char c) { return c >= '0' && c <= '9'; }
+
+  /// A status line (RFC 9112 §4, as parse_status_line) starts at `p` and a header block
+  /// follows. O(1) per call apart from the cached line scan and the memoised block scan.
   bool status_line_at(std::size_t p) {
-    // Cheap prefix test before looking for the line end.
-    const std::string_view head = text_.substr(p, 16);
-    std::size_t i = 5;
-    if (i >= head.size() || head[i] < '0' || head[i] > '9') return false;
+    cache_line(p);
+    if (lf_ == npos) return false;
+    if (last_control_ != npos && last_control_ >= p) return false;
+    std::size_t i = p + 5;  // after "HTTP/"
+    if (i >= content_end_ || !digit(text_[i])) return false;
     ++i;
-    if (i < head.size() && head[i] == '.') i += 2;
-    if (i + 4 > head.size() || head[i] != ' ') return false;
-    const std::size_t lf = lf_after(p);
-    if (lf == npos) return false;
-    std::string_view line = text_.substr(p, lf - p);
-    while (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (!http::parse_status_line(line)) return false;
-    const auto fields = valid_block_after(lf + 1);
+    if (i < content_end_ && text_[i] == '.') {
+      if (i + 1 >= content_end_ || !digit(text_[i + 1])) return false;
+      i += 2;
+    }
+    if (i + 4 > content_end_ || text_[i] != ' ' || text_[i + 1] < '1' || text_[i + 1] > '9' ||
+        !digit(text_[i + 2]) || !digit(text_[i + 3])) {
+      return false;
+    }
+    const bool informational = text_[i + 1] == '1';
+    i += 4;
+    if (i < content_end_ && text_[i] != ' ') return false;
+    const std::size_t block_start = lf_ + 1;
+    const auto fields = valid_block_after(block_start);
     if (!fields) return false;
-    // An empty block ("HTTP/1.1 100 Continue" + empty line) counts only when another status
-    // line follows at once; otherwise stray text in a body would split it too easily.
-    if (*fields == 0) {
+    // An empty block counts for 1xx ("HTTP/1.1 100 Continue" + empty line, RFC 9110 §15.2)
+    // or when another status line follows at once (a CONNECT reply); otherwise stray text
+    // in a body would split it too easily.
+    if (*fields == 0 && !informational) {
       const Line next = line_at(text_, blank_next_);
-      return next.terminated && http::parse_status_line(next.content).has_value();
+      if (next.terminated && http::parse_status_line(next.content)) return true;
+      fail_until_ = std::max(fail_until_, block_start + 1);  // same answer for this start
+      return false;
     }
     return true;
   }
@@ -307,7 +326,8 @@ class NextMessageFinder {
   /// where that line starts (not before `floor`), or npos.
   std::size_t request_line_ending_at(std::size_t p, std::size_t floor) {
     if (p < floor + 4 || text_[p - 1] != ' ') return npos;
-    const std::size_t lf = lf_after(p);
+    cache_line(p);
+    const std::size_t lf = lf_;
     if (lf == npos) return npos;
     std::string_view version = text_.substr(p, lf - p);
     while (!version.empty() && version.back() == '\r') version.remove_suffix(1);
@@ -377,9 +397,11 @@ class NextMessageFinder {
   bool requests_too_;
   std::size_t fail_until_ = 0;
   std::size_t blank_next_ = 0;
-  bool lf_valid_ = false;
-  std::size_t lf_from_ = 0;
+  bool line_valid_ = false;
+  std::size_t line_from_ = 0;
   std::size_t lf_ = 0;
+  std::size_t content_end_ = 0;
+  std::size_t last_control_ = npos;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -437,6 +459,7 @@ std::string_view strip_trailers(std::string_view body, std::string_view announce
         continue;
       }
     }
+    if (std::all_of(used.begin(), used.end(), [](bool u) { return u; })) break;
     // The first trailer is glued to the last body byte: find the last "name:" in this line.
     std::string lowered(content);
     std::transform(lowered.begin(), lowered.end(), lowered.begin(), lower);
@@ -514,6 +537,10 @@ class HttpTextReader {
       transfer_.warnings.push_back("capture ends inside the request header block");
       transfer_.request = std::move(request);
       return text_.size();
+    }
+    if (block.end == BlockEnd::non_field) {
+      transfer_.warnings.push_back("request header block has no empty line; the body is "
+                                   "assumed to start at the first line that is not a header field");
     }
     const std::size_t next = finder_.find(block.body_start);
     const std::size_t region_end = next == npos ? text_.size() : next;

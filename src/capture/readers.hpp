@@ -1,8 +1,8 @@
 // Internal interface between format detection (capture.cpp) and the per-format readers.
-//
+#pragma once
+
 // Adding a format: write src/capture/<format>.cpp with a sniff_xxx and a read_xxx, declare
 // both here, and add one line to the format table in capture.cpp.
-#pragma once
 
 #include <cstddef>
 #include <expected>

@@ -1,0 +1,63 @@
+// Expectations (--expect, --fail-on, manifests) and CI reports (JUnit XML, TAP).
+#pragma once
+
+#include <expected>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mcptriage/render.hpp"
+
+namespace mcptriage {
+
+/// What one capture (or every capture) is expected to give.
+struct Expectation {
+  std::vector<Outcome> outcomes;        ///< any of these (empty: any outcome)
+  std::optional<std::string> reason;    ///< and, when set, exactly this reason
+  std::optional<Layer> layer;           ///< and, when set, this layer
+  /// "TOOL_SUCCESS or RPC_SUCCESS, reason tool_success".
+  std::string describe() const;
+  bool holds(const Classification& c) const;
+};
+
+/// A manifest: capture path (relative to the manifest's folder) to its expectation.
+/// Text format (docs/ci.md): one capture per line, `PATH OUTCOME[,OUTCOME...] [reason=R] [layer=L]`;
+/// blank lines and lines starting with `#` are ignored; PATH has no spaces.
+struct Manifest {
+  std::vector<std::pair<std::string, Expectation>> entries;  ///< in file order
+};
+
+/// Parses a manifest. Error: "line N: why".
+std::expected<Manifest, std::string> parse_manifest(std::string_view text);
+
+/// Parses a comma-separated outcome list (`--expect`, `--fail-on`). Error names the bad word.
+std::expected<std::vector<Outcome>, std::string> parse_outcome_list(const std::vector<std::string>& words);
+
+/// The verdict on one record, for reports.
+struct CaseResult {
+  Record record;
+  std::string input;                 ///< the input the record came from (JUnit testsuite)
+  bool has_expectation = false;
+  bool passed = true;
+  std::string failure;               ///< why it failed ("expected X, got Y (reason)")
+};
+
+/// An input that could not be read or recognised, for reports.
+struct InputFailure {
+  std::string input;
+  std::string message;
+};
+
+/// JUnit XML (the common Ant/Jenkins/GitLab dialect, docs/junit.xsd): one testsuite per input,
+/// one testcase per exchange, `<failure>` for a broken expectation, `<error>` for an unreadable input.
+std::string junit_report(const std::vector<CaseResult>& cases, const std::vector<InputFailure>& errors);
+
+/// TAP version 14 (with YAML diagnostics): one test point per exchange and per unreadable input.
+std::string tap_report(const std::vector<CaseResult>& cases, const std::vector<InputFailure>& errors);
+
+/// One line: "12 exchanges: 8 TOOL_SUCCESS, 4 HTTP_ERROR; expectations 10 held, 2 broken; 1 input error".
+std::string summary_line(const std::vector<CaseResult>& cases, std::size_t input_errors);
+
+}  // namespace mcptriage

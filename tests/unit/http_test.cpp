@@ -1,0 +1,231 @@
+// Unit tests for src/http: status lines, header lookup, media types, dechunk, gunzip, Retry-After.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+
+#include "mcptriage/exchange.hpp"
+#include "mcptriage/http.hpp"
+
+namespace {
+
+using mcptriage::Header;
+using mcptriage::Headers;
+namespace http = mcptriage::http;
+
+// gzip of {"jsonrpc":"2.0","id":1,"result":{}} (36 bytes), made with Python gzip, mtime 0.
+constexpr char kGzip[] =
+    "\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\x03\xab\x56\xca\x2a\xce\xcf\x2b\x2a\x48\x56\xb2\x52"
+    "\x32\xd2\x33\x50\xd2\x51\xca\x4c\x51\xb2\x32\xd4\x51\x2a\x4a\x2d\x2e\xcd\x29\x51\xb2\xaa"
+    "\xae\xad\x05\x00\x6c\xbd\x59\xc0\x24\x00\x00\x00";
+constexpr std::string_view kGzipBytes(kGzip, sizeof(kGzip) - 1);
+constexpr std::string_view kGzipPlain = R"({"jsonrpc":"2.0","id":1,"result":{}})";
+
+TEST(HttpStatusLine, Http11WithReason) {
+  const auto s = http::parse_status_line("HTTP/1.1 200 OK");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->version, "HTTP/1.1");
+  EXPECT_EQ(s->status, 200);
+  EXPECT_EQ(s->reason, "OK");
+}
+
+TEST(HttpStatusLine, Http10AndCustomReason) {
+  const auto s = http::parse_status_line("HTTP/1.0 200 Everything Is Fine");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->version, "HTTP/1.0");
+  EXPECT_EQ(s->reason, "Everything Is Fine");
+}
+
+TEST(HttpStatusLine, NoReasonNoTrailingSpace) {
+  const auto s = http::parse_status_line("HTTP/1.1 200");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->status, 200);
+  EXPECT_EQ(s->reason, "");
+}
+
+TEST(HttpStatusLine, Http2AndHttp3WithTrailingSpace) {
+  const auto h2 = http::parse_status_line("HTTP/2 200 ");
+  ASSERT_TRUE(h2);
+  EXPECT_EQ(h2->version, "HTTP/2");
+  EXPECT_EQ(h2->status, 200);
+  EXPECT_EQ(h2->reason, "");
+  const auto h3 = http::parse_status_line("HTTP/3 202 ");
+  ASSERT_TRUE(h3);
+  EXPECT_EQ(h3->version, "HTTP/3");
+  EXPECT_EQ(h3->status, 202);
+}
+
+TEST(HttpStatusLine, ToleratesLineEnd) {
+  const auto s = http::parse_status_line("HTTP/1.1 404 Not Found\r\n");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->reason, "Not Found");
+}
+
+TEST(HttpStatusLine, Rejects) {
+  EXPECT_FALSE(http::parse_status_line(""));
+  EXPECT_FALSE(http::parse_status_line("HTTP/1.1"));
+  EXPECT_FALSE(http::parse_status_line("HTTP/1.1 20"));
+  EXPECT_FALSE(http::parse_status_line("HTTP/1.1 2000"));
+  EXPECT_FALSE(http::parse_status_line("HTTP/1.1 abc OK"));
+  EXPECT_FALSE(http::parse_status_line("HTTP/x 200 OK"));
+  EXPECT_FALSE(http::parse_status_line("HTTP/1.1  200 OK"));
+  EXPECT_FALSE(http::parse_status_line("HTTP/1.1 099 Low"));
+  EXPECT_FALSE(http::parse_status_line("http/1.1 200 OK"));
+  EXPECT_FALSE(http::parse_status_line("HTTP/1.1 200 O\x01K"));
+  EXPECT_FALSE(http::parse_status_line("POST /json HTTP/1.1"));
+}
+
+TEST(HttpFindHeader, CaseInsensitiveFirstMatch) {
+  const Headers headers = {{"Content-Type", "application/json"},
+                           {"set-cookie", "a=1"},
+                           {"Set-Cookie", "b=2"}};
+  EXPECT_EQ(mcptriage::find_header(headers, "content-type"), "application/json");
+  EXPECT_EQ(mcptriage::find_header(headers, "SET-COOKIE"), "a=1");
+  EXPECT_FALSE(mcptriage::find_header(headers, "Content-Length"));
+  EXPECT_FALSE(mcptriage::find_header({}, "x"));
+}
+
+TEST(HttpMediaType, LowerCasesAndDropsParameters) {
+  EXPECT_EQ(http::media_type("Application/JSON; charset=utf-8"), "application/json");
+  EXPECT_EQ(http::media_type("  text/event-stream  "), "text/event-stream");
+  EXPECT_EQ(http::media_type("text/html;charset=UTF-8"), "text/html");
+  EXPECT_EQ(http::media_type("application/json ; x=y"), "application/json");
+  EXPECT_EQ(http::media_type(""), "");
+  EXPECT_EQ(http::media_type(";charset=utf-8"), "");
+}
+
+TEST(HttpDechunk, ValidCrlfFraming) {
+  const auto d = http::dechunk("4\r\nWiki\r\n5\r\npedia\r\n0\r\n\r\n");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->body, "Wikipedia");
+  EXPECT_TRUE(d->complete);
+  EXPECT_EQ(d->consumed, 24u);  // all of it
+}
+
+TEST(HttpDechunk, ExtensionsTrailersBareLfAndUpperHex) {
+  const std::string_view wire = "A;name=value\nabcdefghij\n0;x\nX-Checksum: 1\nX-Other: 2\n\nrest";
+  const auto d = http::dechunk(wire);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->body, "abcdefghij");
+  EXPECT_TRUE(d->complete);
+  EXPECT_EQ(wire.substr(d->consumed), "rest");
+}
+
+TEST(HttpDechunk, NotChunkFraming) {
+  EXPECT_FALSE(http::dechunk(""));
+  EXPECT_FALSE(http::dechunk(R"({"jsonrpc":"2.0"})"));
+  EXPECT_FALSE(http::dechunk("event: message\ndata: {}\n\n"));
+  EXPECT_FALSE(http::dechunk("abc"));                    // a hex word without line end
+  EXPECT_FALSE(http::dechunk("4\r\nWikiX\r\n0\r\n\r\n"));  // data not followed by CRLF
+  EXPECT_FALSE(http::dechunk("4 x\r\nWiki\r\n"));          // junk after the size
+  EXPECT_FALSE(http::dechunk("Method Not Allowed"));
+}
+
+TEST(HttpDechunk, IncompleteFraming) {
+  const auto cut_data = http::dechunk("a\r\n01234");
+  ASSERT_TRUE(cut_data);
+  EXPECT_FALSE(cut_data->complete);
+  EXPECT_EQ(cut_data->body, "01234");
+
+  const auto no_last_chunk = http::dechunk("4\r\nWiki\r\n");
+  ASSERT_TRUE(no_last_chunk);
+  EXPECT_FALSE(no_last_chunk->complete);
+  EXPECT_EQ(no_last_chunk->body, "Wiki");
+
+  const auto cut_size_line = http::dechunk("4\r\nWiki\r\n5");
+  ASSERT_TRUE(cut_size_line);
+  EXPECT_FALSE(cut_size_line->complete);
+
+  // All data is there, only the final CRLF of the trailer section is missing.
+  const auto no_final_crlf = http::dechunk("4\r\nWiki\r\n0\r\n");
+  ASSERT_TRUE(no_final_crlf);
+  EXPECT_TRUE(no_final_crlf->complete);
+  EXPECT_EQ(no_final_crlf->body, "Wiki");
+}
+
+TEST(HttpDechunk, HugeSizesDoNotOverflow) {
+  EXPECT_FALSE(http::dechunk("ffffffffffffffffffffffff\r\nx\r\n"));
+  EXPECT_FALSE(http::dechunk("10000000000000000\r\nx\r\n"));
+  // Large but representable: valid framing, data missing.
+  const auto big = http::dechunk("fffffffffffffff\r\nabc");
+  ASSERT_TRUE(big);
+  EXPECT_FALSE(big->complete);
+  // Leading zeros are fine.
+  const auto zeros = http::dechunk("00000000000000000000004\r\nWiki\r\n0\r\n\r\n");
+  ASSERT_TRUE(zeros);
+  EXPECT_EQ(zeros->body, "Wiki");
+}
+
+TEST(HttpGzip, Magic) {
+  EXPECT_TRUE(http::looks_gzip(kGzipBytes));
+  EXPECT_FALSE(http::looks_gzip("{}"));
+  EXPECT_FALSE(http::looks_gzip("\x1f"));
+}
+
+TEST(HttpGzip, InflatesOneMember) {
+  const auto out = http::gunzip(kGzipBytes, 1024);
+  ASSERT_TRUE(out) << out.error();
+  EXPECT_EQ(*out, kGzipPlain);
+}
+
+TEST(HttpGzip, InflatesConcatenatedMembers) {
+  const std::string twice = std::string(kGzipBytes) + std::string(kGzipBytes);
+  const auto out = http::gunzip(twice, 1024);
+  ASSERT_TRUE(out) << out.error();
+  EXPECT_EQ(*out, std::string(kGzipPlain) + std::string(kGzipPlain));
+}
+
+TEST(HttpGzip, CorruptData) {
+  std::string bad(kGzipBytes);
+  bad[12] = static_cast<char>(0xff);
+  bad[13] = static_cast<char>(0xff);
+  const auto out = http::gunzip(bad, 1024);
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.error().find("gzip"), std::string::npos);
+}
+
+TEST(HttpGzip, TruncatedData) {
+  const auto out = http::gunzip(kGzipBytes.substr(0, 30), 1024);
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.error().find("truncated"), std::string::npos) << out.error();
+  EXPECT_FALSE(http::gunzip("", 1024));
+  EXPECT_FALSE(http::gunzip("\x1f\x8b", 1024));
+}
+
+TEST(HttpGzip, OutputBound) {
+  const auto out = http::gunzip(kGzipBytes, 10);
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.error().find("exceeds"), std::string::npos) << out.error();
+}
+
+// 1994-11-06T08:49:37Z, the RFC 9110 example date.
+constexpr long long kExampleDate = 784111777;
+
+TEST(HttpRetryAfter, DeltaSeconds) {
+  EXPECT_EQ(http::retry_after_ms("120", 0), 120000);
+  EXPECT_EQ(http::retry_after_ms(" 0 ", 0), 0);
+  EXPECT_FALSE(http::retry_after_ms("-5", 0));
+  EXPECT_FALSE(http::retry_after_ms("1.5", 0));
+  EXPECT_FALSE(http::retry_after_ms("", 0));
+  EXPECT_FALSE(http::retry_after_ms("soon", 0));
+  // Absurd values saturate instead of overflowing.
+  EXPECT_GT(*http::retry_after_ms("99999999999999999999999", 0), 0);
+}
+
+TEST(HttpRetryAfter, ImfFixdate) {
+  EXPECT_EQ(http::retry_after_ms("Sun, 06 Nov 1994 08:49:37 GMT", kExampleDate - 30), 30000);
+  EXPECT_EQ(http::retry_after_ms("Sun, 06 Nov 1994 08:49:37 GMT", kExampleDate), 0);
+  EXPECT_EQ(http::retry_after_ms("Sun, 06 Nov 1994 08:49:37 GMT", kExampleDate + 3600), 0);
+  EXPECT_EQ(http::retry_after_ms("Mon, 30 Nov 2026 00:16:00 GMT", 1795997700), 60000);
+  EXPECT_FALSE(http::retry_after_ms("Sun, 06 Nov 1994 08:49:37 UTC", 0));
+  EXPECT_FALSE(http::retry_after_ms("Sun, 06 Foo 1994 08:49:37 GMT", 0));
+  EXPECT_FALSE(http::retry_after_ms("Sun, 36 Nov 1994 08:49:37 GMT", 0));
+  EXPECT_FALSE(http::retry_after_ms("Sun, 06 Nov 1994 25:49:37 GMT", 0));
+}
+
+TEST(HttpRetryAfter, ObsoleteDateForms) {
+  EXPECT_EQ(http::retry_after_ms("Sunday, 06-Nov-94 08:49:37 GMT", kExampleDate - 10), 10000);
+  EXPECT_EQ(http::retry_after_ms("Sun Nov  6 08:49:37 1994", kExampleDate - 10), 10000);
+}
+
+}  // namespace
