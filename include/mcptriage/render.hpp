@@ -30,6 +30,9 @@ std::string render_table(const std::vector<Record>& records, bool color);
 /// RFC 8259 string escaping (without the quotes); invalid UTF-8 bytes become U+FFFD.
 std::string json_escape(std::string_view s);
 
+/// Replaces every byte sequence that is not valid UTF-8 (RFC 3629) with U+FFFD.
+std::string to_valid_utf8(std::string_view s);
+
 /// Makes untrusted text safe for a terminal: control characters (C0, DEL, C1) and ESC
 /// become visible escapes (`\x1b`), invalid UTF-8 bytes become `\xNN`.
 std::string escape_terminal(std::string_view s);

@@ -54,10 +54,19 @@ struct InputFailure {
 /// one testcase per exchange, `<failure>` for a broken expectation, `<error>` for an unreadable input.
 std::string junit_report(const std::vector<CaseResult>& cases, const std::vector<InputFailure>& errors);
 
-/// TAP version 14 (with YAML diagnostics): one test point per exchange and per unreadable input.
+/// TAP version 13 (with YAML diagnostics): one test point per exchange and per unreadable input.
 std::string tap_report(const std::vector<CaseResult>& cases, const std::vector<InputFailure>& errors);
 
-/// One line: "12 exchanges: 8 TOOL_SUCCESS, 4 HTTP_ERROR; expectations 10 held, 2 broken; 1 input error".
-std::string summary_line(const std::vector<CaseResult>& cases, std::size_t input_errors);
+/// Running counts for the end-of-run summary line (constant memory, whatever the run's size).
+struct Tally {
+  std::map<Outcome, std::size_t> counts;
+  std::size_t exchanges = 0;
+  std::size_t held = 0;
+  std::size_t broken = 0;
+  void add(Outcome o, bool has_expectation, bool passed);
+  /// One line: "12 exchanges: 8 TOOL_SUCCESS, 4 HTTP_ERROR; expectations 10 held, 2 broken; 1 input error"
+  /// (outcomes by count, most first; ties in outcome order).
+  std::string summary(std::size_t input_errors) const;
+};
 
 }  // namespace mcptriage

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include "mcptriage/capture.hpp"
 #include "mcptriage/classify.hpp"
 #include "mcptriage/render.hpp"
+#include "mcptriage/report.hpp"
 
 namespace fs = std::filesystem;
 using namespace mcptriage;
@@ -43,11 +45,18 @@ struct Options {
   std::string protocol_version;
   int status = 200;
   std::vector<std::string> expect;
+  std::vector<std::string> fail_on;
+  std::string manifest;
+  std::string report_junit;
+  std::string report_tap;
+  bool quiet = false;
+  bool progress = false;
 };
 
 struct Input {
   std::string name;     ///< display name
   std::string path;     ///< "" for stdin
+  std::optional<Expectation> expectation;  ///< from the manifest
 };
 
 std::string read_stream(std::istream& in) {
@@ -63,6 +72,12 @@ std::expected<std::string, std::string> read_file(const std::string& path) {
 }
 
 bool is_request_sidecar(const fs::path& p) { return p.filename().string().ends_with(".request.json"); }
+
+/// Files inside a folder that are not captures: documentation and manifests (docs/formats.md).
+bool is_not_capture(const fs::path& p) {
+  const std::string ext = p.extension().string();
+  return ext == ".md" || ext == ".manifest";
+}
 
 /// `X.request.json` beside capture `X.<ext>` gives that capture's request (docs/formats.md).
 std::optional<fs::path> sidecar_for(const fs::path& p) {
@@ -94,23 +109,46 @@ int main(int argc, char** argv) {
       "       -H 'Accept: application/json, text/event-stream' -d @call.json | mcptriage --id 2\n"
       "  mcptriage --format jsonl captures/            # every capture under a folder\n"
       "  mcptriage --expect TOOL_SUCCESS reply.txt     # CI: exit 1 unless every exchange is TOOL_SUCCESS\n"
+      "  mcptriage --manifest captures/suite.manifest --report-junit junit.xml   # a suite of captures\n"
+      "  mcptriage --fail-on HTTP_ERROR,STREAM_INCOMPLETE prod-captures/        # alert on production captures\n"
       "\n"
-      "Exit codes: 0 ok; 1 an --expect was broken; 2 usage error; 3 an input could not be read or recognised.\n"
-      "Docs: docs/output.md (JSON Lines schema), docs/classification.md (outcomes and reasons).");
+      "Exit codes: 0 ok; 1 an --expect or --fail-on was broken; 2 usage error; 3 an input could not be read or\n"
+      "recognised.\n"
+      "Docs: man mcptriage; docs/output.md (JSON Lines schema), docs/classification.md (outcomes and reasons).");
   app.set_version_flag("--version", std::string("mcptriage 0.1.0"));
-  app.add_option("inputs", opt.inputs, "Capture files or folders (recursive); '-' or nothing reads stdin");
+  app.add_option("inputs", opt.inputs, "Capture files or folders (recursive); '-' or nothing reads stdin")
+      ->type_name("PATH");
   app.add_option("-f,--format", opt.format, "Output format: table or jsonl (default: table on a terminal, else jsonl)")
       ->check(CLI::IsMember({"table", "jsonl"}));
   app.add_option("--color", opt.color, "Colour in the table: auto, always or never (NO_COLOR disables it)")
       ->check(CLI::IsMember({"auto", "always", "never"}));
-  app.add_option("--id", opt.id, "The request's JSON-RPC id, type-exact: 1 is the integer, '\"1\"' the string");
-  app.add_option("--method", opt.method, "The request's method (tools/call, initialize, notifications/initialized, ...)");
-  app.add_option("--request", opt.request_file, "A file holding the JSON-RPC request body that was sent");
-  app.add_option("--protocol-version", opt.protocol_version, "MCP protocol version whose rules apply, e.g. 2025-11-25");
+  app.add_option("--id", opt.id, "The request's JSON-RPC id, type-exact: 1 is the integer, '\"1\"' the string")
+      ->type_name("ID");
+  app.add_option("--method", opt.method, "The request's method (tools/call, initialize, notifications/initialized, ...)")
+      ->type_name("METHOD");
+  app.add_option("--request", opt.request_file, "A file holding the JSON-RPC request body that was sent")
+      ->type_name("FILE");
+  app.add_option("--protocol-version", opt.protocol_version, "MCP protocol version whose rules apply, e.g. 2025-11-25")
+      ->type_name("VERSION");
   app.add_option("--status", opt.status, "Status code assumed for bare bodies (no status line captured)")
       ->check(CLI::Range(100, 599));
   app.add_option("--expect", opt.expect, "Exit 1 unless every exchange has one of these outcomes (comma-separated)")
-      ->delimiter(',');
+      ->type_name("OUTCOME[,...]")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--fail-on", opt.fail_on, "Exit 1 if any exchange has one of these outcomes (comma-separated)")
+      ->type_name("OUTCOME[,...]")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--manifest", opt.manifest,
+                 "Run the captures listed in FILE, each against its expected outcome (docs/ci.md)")
+      ->type_name("FILE");
+  app.add_option("--report-junit", opt.report_junit, "Write a JUnit XML report to FILE (one testcase per exchange)")
+      ->type_name("FILE");
+  app.add_option("--report-tap", opt.report_tap, "Write a TAP version 13 report to FILE ('-' for stdout)")
+      ->type_name("FILE");
+  app.add_flag("-q,--quiet", opt.quiet, "No summary line on stderr at the end");
+  app.add_flag("--progress", opt.progress, "Show a progress line on stderr even when it would be hidden");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -141,19 +179,41 @@ int main(int argc, char** argv) {
     }
     flags.request_body = *body;
   }
-  std::vector<Outcome> expected;
-  for (const auto& name : opt.expect) {
-    if (name.empty()) continue;
-    auto o = parse_outcome(name);
-    if (!o) {
-      std::cerr << "mcptriage: error: --expect " << name << " is not an outcome name (see docs/classification.md)\n";
+  std::optional<Expectation> global_expect;
+  if (!opt.expect.empty()) {
+    auto list = parse_outcome_list(opt.expect);
+    if (!list) {
+      std::cerr << "mcptriage: error: --expect: " << list.error() << " (see docs/classification.md)\n";
       return kUsage;
     }
-    expected.push_back(*o);
+    global_expect = Expectation{*list, std::nullopt, std::nullopt};
   }
-  if (!opt.expect.empty() && expected.empty()) {
-    std::cerr << "mcptriage: error: --expect needs at least one outcome name\n";
-    return kUsage;
+  std::vector<Outcome> fail_on;
+  if (!opt.fail_on.empty()) {
+    auto list = parse_outcome_list(opt.fail_on);
+    if (!list) {
+      std::cerr << "mcptriage: error: --fail-on: " << list.error() << " (see docs/classification.md)\n";
+      return kUsage;
+    }
+    fail_on = *list;
+  }
+  std::vector<Input> manifest_inputs;
+  if (!opt.manifest.empty()) {
+    auto text = read_file(opt.manifest);
+    if (!text) {
+      std::cerr << "mcptriage: error: --manifest " << opt.manifest << ": " << text.error() << "\n";
+      return kUsage;
+    }
+    auto m = parse_manifest(*text);
+    if (!m) {
+      std::cerr << "mcptriage: error: --manifest " << opt.manifest << ": " << m.error() << "\n";
+      return kUsage;
+    }
+    const fs::path base = fs::path(opt.manifest).parent_path();
+    for (auto& [path, e] : m->entries) {
+      fs::path p = fs::path(path).is_absolute() ? fs::path(path) : base / path;
+      manifest_inputs.push_back({p.lexically_normal().string(), p.lexically_normal().string(), e});
+    }
   }
 
   const bool stdout_tty = isatty(STDOUT_FILENO) != 0;
@@ -169,11 +229,15 @@ int main(int argc, char** argv) {
   // Collect inputs: files, folders (recursive, sorted), stdin.
   std::vector<Input> inputs;
   int exit_code = kOk;
+  std::vector<InputFailure> early_failures;
   auto input_error = [&](std::string_view name, std::string_view why) {
     std::cerr << "mcptriage: error: " << escape_terminal(name) << ": " << escape_terminal(why) << "\n";
+    early_failures.push_back({std::string(name), std::string(why)});
     exit_code = kInputError;
   };
-  if (opt.inputs.empty()) {
+  if (opt.inputs.empty() && !manifest_inputs.empty()) {
+    // Only the manifest's captures.
+  } else if (opt.inputs.empty()) {
     if (isatty(STDIN_FILENO)) {
       std::cerr << "mcptriage: error: no input: give capture files or folders, or pipe a capture into stdin\n"
                    "Run with --help for usage.\n";
@@ -183,7 +247,7 @@ int main(int argc, char** argv) {
   }
   for (const auto& arg : opt.inputs) {
     if (arg == "-") {
-      inputs.push_back({"stdin", ""});
+      inputs.push_back({"stdin", "", std::nullopt});
       continue;
     }
     std::error_code ec;
@@ -205,17 +269,32 @@ int main(int argc, char** argv) {
           break;
         }
         std::error_code fec;
-        if (it->is_regular_file(fec) && !is_request_sidecar(it->path())) files.push_back(it->path());
+        if (!it->is_regular_file(fec) || is_request_sidecar(it->path())) continue;
+        if (is_not_capture(it->path())) {
+          std::cerr << "mcptriage: note: skipped " << escape_terminal(it->path().string())
+                    << " (documentation or manifest, not a capture)\n";
+          continue;
+        }
+        files.push_back(it->path());
       }
       std::sort(files.begin(), files.end());
       if (files.empty()) input_error(arg, "folder holds no capture files");
-      for (const auto& f : files) inputs.push_back({f.string(), f.string()});
+      for (const auto& f : files) inputs.push_back({f.string(), f.string(), std::nullopt});
       continue;
     }
-    inputs.push_back({arg, arg});
+    inputs.push_back({arg, arg, std::nullopt});
   }
 
+  for (auto& mi : manifest_inputs) inputs.push_back(std::move(mi));
+
   std::vector<Record> table_rows;
+  std::vector<CaseResult> results_for_reports;
+  std::vector<InputFailure> input_failures;
+  const bool want_reports = !opt.report_junit.empty() || !opt.report_tap.empty();
+  Tally tally;
+  const bool show_progress = opt.progress || (isatty(STDERR_FILENO) && !env_set("CI") && inputs.size() >= 20);
+  auto last_progress = std::chrono::steady_clock::now();
+  bool progress_shown = false;
   std::string out_buffer;
   std::size_t broken = 0;
   std::size_t records = 0;
@@ -225,7 +304,18 @@ int main(int argc, char** argv) {
       out_buffer.clear();
     }
   };
-  for (const auto& in : inputs) {
+  for (std::size_t input_index = 0; input_index < inputs.size(); ++input_index) {
+    const Input& in = inputs[input_index];
+    if (show_progress) {
+      auto t = std::chrono::steady_clock::now();
+      if (t - last_progress > std::chrono::milliseconds(100)) {
+        last_progress = t;
+        progress_shown = true;
+        std::string name = escape_terminal(in.name);
+        if (name.size() > 60) name = "..." + name.substr(name.size() - 57);
+        std::cerr << fmt::format("\r\x1b[K[{}/{}] {}", input_index + 1, inputs.size(), name) << std::flush;
+      }
+    }
     std::string data;
     if (in.path.empty()) {
       std::ios::sync_with_stdio(false);
@@ -251,37 +341,72 @@ int main(int argc, char** argv) {
         if (auto body = read_file(side->string())) file_flags.request_body = *body;
       }
     }
+    const std::optional<Expectation>& expect = in.expectation ? in.expectation : global_expect;
     for (const auto& ex : *exchanges) {
       auto results = classify(ex, file_flags, now);
       for (std::size_t k = 0; k < results.size(); ++k) {
         Record rec{results.size() > 1 ? fmt::format("{}[{}]", ex.source, k) : ex.source, ex.format,
                    std::move(results[k])};
         ++records;
-        if (!expected.empty() &&
-            std::find(expected.begin(), expected.end(), rec.c.outcome) == expected.end()) {
+        CaseResult result{Record{}, in.name, false, true, ""};
+        if (expect) {
+          result.has_expectation = true;
+          if (!expect->holds(rec.c)) {
+            result.passed = false;
+            result.failure = fmt::format("{} is {} ({}, layer {}), expected {}", rec.source, to_string(rec.c.outcome),
+                                         rec.c.reason, to_string(rec.c.layer), expect->describe());
+          }
+        }
+        if (std::find(fail_on.begin(), fail_on.end(), rec.c.outcome) != fail_on.end()) {
+          result.has_expectation = true;
+          result.passed = false;
+          result.failure = fmt::format("{} is {} ({}), listed in --fail-on", rec.source, to_string(rec.c.outcome),
+                                       rec.c.reason);
+        }
+        if (!result.passed) {
           ++broken;
-          std::string want;
-          for (auto o : expected) want += (want.empty() ? "" : " or ") + std::string(to_string(o));
-          std::cerr << fmt::format("mcptriage: expectation broken: {} is {} ({}), expected {}\n",
-                                   escape_terminal(rec.source), to_string(rec.c.outcome), rec.c.reason, want);
+          if (progress_shown) std::cerr << "\r\x1b[K";
+          std::cerr << "mcptriage: expectation broken: " << escape_terminal(redact(result.failure)) << "\n";
         }
         if (format == "jsonl") {
           out_buffer += render_jsonl(rec);
           out_buffer += '\n';
           if (out_buffer.size() > (1 << 16)) flush();
-        } else {
-          table_rows.push_back(std::move(rec));
         }
+        tally.add(rec.c.outcome, result.has_expectation, result.passed);
+        if (want_reports) {
+          result.record = rec;
+          results_for_reports.push_back(std::move(result));
+        }
+        if (format == "table") table_rows.push_back(std::move(rec));
       }
     }
   }
+  if (progress_shown) std::cerr << "\r\x1b[K" << std::flush;
   if (format == "table") out_buffer = render_table(table_rows, color);
   flush();
   std::fflush(stdout);
-  if (!expected.empty() && records == 0 && exit_code == kOk) {
+  if ((global_expect || !manifest_inputs.empty()) && records == 0 && exit_code == kOk) {
     std::cerr << "mcptriage: expectation broken: no exchange was read\n";
     broken = 1;
   }
+  for (auto& f : early_failures) input_failures.push_back(std::move(f));
+  auto write_report = [&](const std::string& path, const std::string& text, std::string_view what) {
+    if (path == "-") {
+      std::fwrite(text.data(), 1, text.size(), stdout);
+      std::fflush(stdout);
+      return;
+    }
+    std::ofstream f(path, std::ios::binary);
+    f << text;
+    if (!f) {
+      std::cerr << "mcptriage: error: cannot write " << what << " report " << escape_terminal(path) << "\n";
+      exit_code = kInputError;
+    }
+  };
+  if (!opt.report_junit.empty()) write_report(opt.report_junit, junit_report(results_for_reports, input_failures), "JUnit");
+  if (!opt.report_tap.empty()) write_report(opt.report_tap, tap_report(results_for_reports, input_failures), "TAP");
+  if (!opt.quiet) std::cerr << "mcptriage: " << tally.summary(input_failures.size()) << "\n";
   if (exit_code == kOk && broken > 0) exit_code = kExpectFailed;
   return exit_code;
 }

@@ -118,6 +118,9 @@ std::string render_table(const std::vector<Record>& records, bool color) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     out += line(rows[i], records[i].c.outcome);
     out += "  " + escape_terminal(redact(records[i].c.detail)) + "\n";
+    if (records[i].c.retry.advice != Advice::none) {
+      out += "  retry: " + escape_terminal(redact(records[i].c.retry.text)) + "\n";
+    }
   }
   return out;
 }

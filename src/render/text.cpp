@@ -69,6 +69,22 @@ std::string json_escape(std::string_view s) {
   return out;
 }
 
+std::string to_valid_utf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t n = utf8_len(s, i);
+    if (n == 0) {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    } else {
+      out.append(s.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
 std::string escape_terminal(std::string_view s) {
   std::string out;
   out.reserve(s.size());

@@ -31,10 +31,14 @@ std::vector<std::string> split(std::string_view s, char sep) {
 
 /// XML 1.0 text/attribute escaping; characters XML 1.0 cannot carry become U+FFFD.
 std::string xml_escape(std::string_view raw) {
-  const std::string s = json_escape(raw);  // reuse: valid UTF-8 out, controls as \uXXXX
+  const std::string s = to_valid_utf8(raw);
   std::string out;
   out.reserve(s.size());
   for (char ch : s) {
+    if (static_cast<unsigned char>(ch) < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') {
+      out += "\xEF\xBF\xBD";
+      continue;
+    }
     switch (ch) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
@@ -179,7 +183,7 @@ std::string junit_report(const std::vector<CaseResult>& cases, const std::vector
 }
 
 std::string tap_report(const std::vector<CaseResult>& cases, const std::vector<InputFailure>& errors) {
-  std::string out = "TAP version 14\n";
+  std::string out = "TAP version 13\n";
   out += fmt::format("1..{}\n", cases.size() + errors.size());
   std::size_t n = 0;
   for (const auto& c : cases) {
@@ -201,18 +205,18 @@ std::string tap_report(const std::vector<CaseResult>& cases, const std::vector<I
   return out;
 }
 
-std::string summary_line(const std::vector<CaseResult>& cases, std::size_t input_errors) {
-  std::map<std::string, std::size_t> counts;
-  std::size_t held = 0, broken = 0;
-  for (const auto& c : cases) {
-    ++counts[std::string(to_string(c.record.c.outcome))];
-    if (c.has_expectation) (c.passed ? held : broken) += 1;
-  }
-  std::vector<std::pair<std::string, std::size_t>> sorted(counts.begin(), counts.end());
+void Tally::add(Outcome o, bool has_expectation, bool passed) {
+  ++exchanges;
+  ++counts[o];
+  if (has_expectation) (passed ? held : broken) += 1;
+}
+
+std::string Tally::summary(std::size_t input_errors) const {
+  std::vector<std::pair<Outcome, std::size_t>> sorted(counts.begin(), counts.end());
   std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-  std::string out = fmt::format("{} exchange{}", cases.size(), cases.size() == 1 ? "" : "s");
+  std::string out = fmt::format("{} exchange{}", exchanges, exchanges == 1 ? "" : "s");
   std::string parts;
-  for (const auto& [name, n] : sorted) parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", n, name);
+  for (const auto& [o, n] : sorted) parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", n, to_string(o));
   if (!parts.empty()) out += ": " + parts;
   if (held + broken > 0) out += fmt::format("; expectations {} held, {} broken", held, broken);
   if (input_errors > 0) out += fmt::format("; {} input error{}", input_errors, input_errors == 1 ? "" : "s");
