@@ -1,7 +1,9 @@
 // Capture readers: bytes of one input (file or stdin) in, HTTP exchanges out. No file I/O.
 #pragma once
 
+#include <cstddef>
 #include <expected>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,9 +17,25 @@ struct CaptureError {
   std::string message;  ///< one line, names what was seen, e.g. "mitmproxy flow file (tnetstring): unsupported"
 };
 
-/// Options that apply to bare bodies (captures without a status line).
+/// Default of `--max-input`: the largest input (file or stdin) read, 1 GiB.
+inline constexpr std::size_t kDefaultMaxInput = std::size_t{1} << 30;
+/// Default of `--max-body`: the largest response body kept, 256 MiB.
+inline constexpr std::size_t kDefaultMaxBody = std::size_t{256} << 20;
+
+/// Options for reading captures (docs/security.md, "Limits").
 struct CaptureOptions {
   int assumed_status = 200;  ///< status used when the transport was not captured (`--status`)
+  /// `--max-input`: a gzip-compressed input is inflated at most this far (else an error).
+  /// The CLI reads no more than this from a file or stdin.
+  std::size_t max_input = kDefaultMaxInput;
+  /// `--max-body`: the largest response body kept, after de-chunking and gunzip. A longer body
+  /// is cut to this many bytes and marked BodyState::truncated, with a warning naming the flag
+  /// (so it is never a success); a gzip body stops inflating there.
+  std::size_t max_body = kDefaultMaxBody;
+  /// The response body saved apart from the capture (`--body FILE`, or the `X-stdout.txt`
+  /// beside a curl `-v` `X-stderr.txt`). Read by the curl `-v` reader; other formats ignore
+  /// it with a warning. Not owned: must outlive the read_capture call.
+  std::optional<std::string_view> separate_body;
 };
 
 /// Detects the capture format of `bytes` and reads every exchange in it.

@@ -50,6 +50,13 @@ struct Response {
   bool transport_captured = true;  ///< false for bare bodies (no status line or headers)
 };
 
+/// Why a reader kept an entry of a capture out of classification (a HAR entry for a web page,
+/// a client notification in a message stream). Skipped entries are reported, never dropped.
+struct Skip {
+  std::string reason;  ///< stable snake_case code (docs/output.md "Skipped records")
+  std::string detail;  ///< one human line: what the entry was
+};
+
 /// One HTTP exchange as read from a capture.
 struct Exchange {
   std::string source;     ///< input name and exchange index, e.g. "reply.txt#1"
@@ -57,6 +64,9 @@ struct Exchange {
   std::optional<Request> request;
   Response response;
   std::vector<std::string> warnings;  ///< reader notes (dropped blocks, stale length, ...)
+  /// Set when the entry is not an MCP exchange to classify; `response` is then meaningless
+  /// and the entry is printed as a skipped record instead of being classified.
+  std::optional<Skip> skipped;
 };
 
 }  // namespace mcptriage

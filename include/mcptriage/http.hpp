@@ -43,6 +43,14 @@ bool looks_gzip(std::string_view bytes);
 /// `max_output` bounds the inflated size (bytes).
 std::expected<std::string, std::string> gunzip(std::string_view bytes, std::size_t max_output);
 
+/// Like gunzip, but an output longer than `max_output` is not an error: inflating stops
+/// there and `cut` is set (a body bounded by `--max-body`, a decompression bomb).
+struct Inflated {
+  std::string bytes;
+  bool cut = false;  ///< the stream holds more than `max_output` bytes
+};
+std::expected<Inflated, std::string> gunzip_prefix(std::string_view bytes, std::size_t max_output);
+
 /// Parses a `Retry-After` value (RFC 9110 §10.2.3): delta-seconds or an HTTP-date.
 /// Returns milliseconds from `now_unix_seconds` (0 when the date is past); nullopt when invalid.
 std::optional<long long> retry_after_ms(std::string_view value, long long now_unix_seconds);

@@ -38,7 +38,6 @@ constexpr std::array kFormats = {
     Format{"bare-sse", sniff_bare_sse, capture::read_bare_sse},
 };
 
-constexpr std::size_t kMaxGunzip = std::size_t{1} << 30;  // 1 GiB
 constexpr std::size_t kAnsiProbeLimit = 64 * 1024;        // where terminal escapes are looked for
 
 bool is_space(char c) {
@@ -155,11 +154,15 @@ std::expected<std::vector<Exchange>, CaptureError> read_any(std::string_view byt
     if (inside_gzip) {
       return std::unexpected(CaptureError{"gzip input inside gzip input: unsupported"});
     }
-    auto inflated = http::gunzip(bytes, kMaxGunzip);
+    auto inflated = http::gunzip_prefix(bytes, options.max_input);
     if (!inflated) {
       return std::unexpected(CaptureError{"gzip input: " + inflated.error()});
     }
-    auto result = read_any(*inflated, name, options, true);
+    if (inflated->cut) {
+      return std::unexpected(CaptureError{"gzip input inflates to more than --max-input (" +
+                                          std::to_string(options.max_input) + " bytes)"});
+    }
+    auto result = read_any(inflated->bytes, name, options, true);
     if (result) {
       for (Exchange& ex : *result) ex.warnings.push_back("input was gzip-compressed");
     }
@@ -195,6 +198,20 @@ std::expected<std::vector<Exchange>, CaptureError> read_any(std::string_view byt
   return std::unexpected(CaptureError{"unrecognised input: " + printable_prefix(text, 40)});
 }
 
+/// `--max-body`, for every reader: a longer body is cut and marked cut short, so that it is
+/// never judged a success and a bigger limit is named.
+void limit_bodies(std::vector<Exchange>& exchanges, std::size_t max_body) {
+  for (Exchange& ex : exchanges) {
+    std::string& body = ex.response.body;
+    if (body.size() <= max_body) continue;
+    ex.warnings.push_back("body of " + std::to_string(body.size()) + " bytes is larger than --max-body (" +
+                          std::to_string(max_body) + " bytes): cut there, judged as cut short");
+    body.resize(max_body);
+    body.shrink_to_fit();
+    ex.response.body_state = BodyState::truncated;
+  }
+}
+
 }  // namespace
 
 namespace capture {
@@ -212,7 +229,9 @@ std::expected<std::vector<Exchange>, CaptureError> read_capture(std::string_view
                                                                 std::string_view name,
                                                                 const CaptureOptions& options) {
   try {
-    return read_any(bytes, name, options, false);
+    auto result = read_any(bytes, name, options, false);
+    if (result) limit_bodies(*result, options.max_body);
+    return result;
   } catch (const std::bad_alloc&) {
     return std::unexpected(CaptureError{"out of memory while reading the capture"});
   } catch (const std::exception& e) {

@@ -17,7 +17,6 @@ namespace mcptriage::capture {
 namespace {
 
 constexpr std::size_t npos = std::string_view::npos;
-constexpr std::size_t kMaxGunzip = std::size_t{1} << 30;  // 1 GiB
 constexpr std::size_t kMaxTrailerNames = 16;
 
 // ---------------------------------------------------------------------------------------
@@ -497,9 +496,10 @@ bool status_has_no_body(int status) { return status < 200 || status == 204 || st
 
 class HttpTextReader {
  public:
-  HttpTextReader(std::string_view text, std::string_view name)
+  HttpTextReader(std::string_view text, std::string_view name, std::size_t max_body)
       : text_(text),
         name_(name),
+        max_body_(max_body),
         conversation_(parse_request_line(line_at(text, 0).content).has_value()),
         finder_(text, conversation_) {}
 
@@ -729,9 +729,14 @@ class HttpTextReader {
 
     // curl without --compressed writes the gzip bytes as received (RFC 9110 §8.4.1.3).
     if (http::looks_gzip(response.body)) {
-      auto inflated = http::gunzip(response.body, kMaxGunzip);
+      auto inflated = http::gunzip_prefix(response.body, max_body_);
       if (inflated) {
-        response.body = std::move(*inflated);
+        response.body = std::move(inflated->bytes);
+        if (inflated->cut) {
+          response.body_state = BodyState::truncated;
+          warnings.push_back("gzip body inflates to more than --max-body (" + std::to_string(max_body_) +
+                             " bytes): cut there, judged as cut short");
+        }
       } else {
         warnings.push_back("body starts with the gzip magic but does not inflate (" +
                            inflated.error() + "); kept as captured");
@@ -767,6 +772,7 @@ class HttpTextReader {
 
   std::string_view text_;
   std::string_view name_;
+  std::size_t max_body_;  ///< `--max-body`: gzip bodies inflate at most this far
   bool conversation_;
   NextMessageFinder finder_;
   Transfer transfer_;  ///< request and notes waiting for the final response
@@ -785,8 +791,8 @@ bool sniff_http_text(std::string_view text) {
 
 std::expected<std::vector<Exchange>, CaptureError> read_http_text(std::string_view bytes,
                                                                   std::string_view name,
-                                                                  const CaptureOptions&) {
-  HttpTextReader reader(bytes, name);
+                                                                  const CaptureOptions& options) {
+  HttpTextReader reader(bytes, name, options.max_body);
   std::vector<Exchange> exchanges = reader.run();
   if (exchanges.empty()) {
     return std::unexpected(CaptureError{"no HTTP message found in the text capture"});

@@ -44,10 +44,14 @@ bool icontains(std::string_view hay, std::string_view needle) {
 /// Shortens untrusted text for a one-line detail.
 std::string clip(std::string_view s) {
   std::string out;
-  for (char ch : s.substr(0, std::min(s.size(), kDetailTextMax))) {
-    out += (ch == '\n' || ch == '\r' || ch == '\t') ? ' ' : ch;
+  std::size_t cut = std::min(s.size(), kDetailTextMax);
+  while (cut > 0 && cut < s.size() && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary
+  for (char ch : s.substr(0, cut)) {
+    const bool space = ch == '\n' || ch == '\r' || ch == '\t' || ch == ' ';
+    if (space && !out.empty() && out.back() == ' ') continue;  // fold runs of white space
+    out += space ? ' ' : ch;
   }
-  if (s.size() > kDetailTextMax) out += "...";
+  if (cut < s.size()) out += "...";
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <ctime>
 #include <limits>
+#include <utility>
 
 #include "mcptriage/exchange.hpp"
 
@@ -233,6 +234,13 @@ bool looks_gzip(std::string_view bytes) {
 }
 
 std::expected<std::string, std::string> gunzip(std::string_view bytes, std::size_t max_output) {
+  auto inflated = gunzip_prefix(bytes, max_output);
+  if (!inflated) return std::unexpected(std::move(inflated.error()));
+  if (inflated->cut) return std::unexpected("gzip output exceeds " + std::to_string(max_output) + " bytes");
+  return std::move(inflated->bytes);
+}
+
+std::expected<Inflated, std::string> gunzip_prefix(std::string_view bytes, std::size_t max_output) {
   z_stream zs{};
   if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return std::unexpected("zlib init failed");
   struct Guard {
@@ -257,7 +265,8 @@ std::expected<std::string, std::string> gunzip(std::string_view bytes, std::size
     const int rc = inflate(&zs, Z_NO_FLUSH);
     const std::size_t produced = buffer.size() - zs.avail_out;
     if (produced > max_output - std::min(max_output, out.size())) {
-      return std::unexpected("gzip output exceeds " + std::to_string(max_output) + " bytes");
+      out.append(reinterpret_cast<const char*>(buffer.data()), max_output - out.size());
+      return Inflated{std::move(out), true};
     }
     out.append(reinterpret_cast<const char*>(buffer.data()), produced);
     if (rc == Z_STREAM_END) {
@@ -285,7 +294,7 @@ std::expected<std::string, std::string> gunzip(std::string_view bytes, std::size
       return std::unexpected("corrupt gzip data: no progress");
     }
   }
-  return out;
+  return Inflated{std::move(out), false};
 }
 
 namespace {
