@@ -151,7 +151,10 @@ Parsed parse_json(simdjson::dom::parser& parser, std::string_view text) {
   simdjson::dom::parser probe;
   simdjson::dom::document_stream stream;
   simdjson::padded_string copy(text);
-  if (!probe.parse_many(copy).get(stream)) {
+  // A batch no larger than the text (simdjson's default is 1 MB, allocated per call: costly
+  // for every bad event of a long stream).
+  const std::size_t batch = std::clamp<std::size_t>(text.size(), 32, simdjson::dom::DEFAULT_BATCH_SIZE);
+  if (!probe.parse_many(copy, batch).get(stream)) {
     auto it = stream.begin();
     if (it != stream.end() && !(*it).error()) {
       ++it;
@@ -283,9 +286,6 @@ class Classifier {
     base_.session_id_sent = ctx_.session_id_sent;
     base_.protocol_version = ctx_.version;
     base_.protocol_version_source = ctx_.version_source;
-    if (!ex.response.transport_captured) {
-      base_.warnings.push_back(fmt::format("transport not captured; status assumed {}", ex.response.status));
-    }
   }
 
   std::vector<Classification> run() {
@@ -334,10 +334,7 @@ class Classifier {
   }
 
   void finish(Classification& c) {
-    if (!c.transport_captured && c.outcome == Outcome::HTTP_ERROR) {
-      // Nothing special: the status came from --status.
-    }
-    if (c.request_id) c.id_checked = c.id_checked && c.request_id.has_value();
+    if (c.protocol_version.empty()) version_for(c, std::nullopt, false);
     c.retry = advise(c, ex_.response.headers, now_);
   }
 
@@ -348,7 +345,8 @@ class Classifier {
     Classification c = base_;
     if (r.body_state == BodyState::not_captured) {
       set(c, Outcome::NOT_CAPTURED, "body_not_captured",
-          fmt::format("HTTP {}: the capture holds no response body; nothing can be judged", r.status));
+          r.status == 0 ? std::string("the capture holds the request but no response; nothing can be judged")
+                        : fmt::format("HTTP {}: the capture holds no response body; nothing can be judged", r.status));
       out.push_back(std::move(c));
       return;
     }
@@ -368,6 +366,14 @@ class Classifier {
     }
     const bool empty_body = std::all_of(r.body.begin(), r.body.end(),
                                         [](char ch) { return ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t'; });
+    if (r.body_state == BodyState::truncated && empty_body) {
+      // Cut before any body byte (inside the header block, or chunk framing without data):
+      // nothing to judge, so never ACCEPTED or an empty-body verdict on the server.
+      set(c, Outcome::NOT_CAPTURED, "body_absent",
+          fmt::format("{}: the capture ends before the body; nothing can be judged", status_text));
+      out.push_back(std::move(c));
+      return;
+    }
     // Notifications (and client responses): 202 with no body is the only valid reply.
     if (ctx_.kind_known && ctx_.notification) {
       if (r.status == 202 && empty_body) {
@@ -508,7 +514,7 @@ class Classifier {
         break;
       }
       case 404:
-        if (ctx_.session_id_sent) {
+        if (ctx_.session_id_sent && !(c.protocol_version >= kV20260728)) {
           reason = "session_expired";
           what = "the request carried Mcp-Session-Id and the server no longer knows it: the session ended";
         } else {
@@ -624,6 +630,7 @@ class Classifier {
       set(c, Outcome::INVALID_ENVELOPE, "not_an_object", "the JSON-RPC response is not a JSON object", prefix);
       return;
     }
+    if (auto early_id = field(msg, "id")) c.response_id = id_of(*early_id);
     if (auto dup = find_duplicate(msg, prefix)) {
       const std::string& d = *dup;
       const bool in_result = d.starts_with(prefix + "/result/");
@@ -1204,6 +1211,10 @@ class Classifier {
       return;
     }
     const bool pre_2026 = v < kV20260728;
+    if (last_server_request && !pre_2026) {
+      c.warnings.push_back(fmt::format("the stream carries a server-to-client {} request: forbidden from 2026-07-28",
+                                       summaries[*last_server_request].method));
+    }
     if (last_server_request && pre_2026) {
       const auto& s = summaries[*last_server_request];
       bool last_is_request = *last_server_request + 1 == summaries.size() ||

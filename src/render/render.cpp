@@ -11,13 +11,45 @@
 namespace mcptriage {
 namespace {
 
-std::string jstr(std::string_view s) { return "\"" + json_escape(redact(s)) + "\""; }
-std::string jstr_or_null(std::string_view s) { return s.empty() ? std::string("null") : jstr(s); }
-std::string jid(const std::optional<JsonRpcId>& id) {
-  if (!id) return "null";
-  if (id->kind == JsonRpcId::Kind::string) return jstr(id->text);
-  if (id->kind == JsonRpcId::Kind::other) return jstr(id->text);  // shown as text: not a valid id
-  return id->to_json();
+/// RFC 4648 §4 base64 with padding.
+std::string base64(std::string_view bytes) {
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 3 <= bytes.size(); i += 3) {
+    const auto v = (static_cast<unsigned char>(bytes[i]) << 16) | (static_cast<unsigned char>(bytes[i + 1]) << 8) |
+                   static_cast<unsigned char>(bytes[i + 2]);
+    for (int shift : {18, 12, 6, 0}) out += kAlphabet[(v >> shift) & 63];
+  }
+  if (i < bytes.size()) {
+    const bool two = i + 1 < bytes.size();
+    const auto v = (static_cast<unsigned char>(bytes[i]) << 16) | (two ? static_cast<unsigned char>(bytes[i + 1]) << 8 : 0);
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += two ? kAlphabet[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+/// `"key":"value"` for a string field (redacted, RFC 8259 escaped); `null` for an empty value
+/// when `null_if_empty`. A value that is not UTF-8 is shown with U+FFFD and followed by a
+/// sibling `"key_bytes":"<base64 of the raw bytes>"` (docs/output.md, lossless bytes).
+std::string kv(std::string_view key, std::string_view value, bool null_if_empty = false) {
+  std::string out = fmt::format("\"{}\":", key);
+  if (null_if_empty && value.empty()) return out + "null";
+  const std::string shown = redact(value);
+  out += "\"" + json_escape(shown) + "\"";
+  if (!is_valid_utf8(shown)) out += fmt::format(",\"{}_bytes\":\"{}\"", key, base64(shown));
+  return out;
+}
+
+std::string kv_id(std::string_view key, const std::optional<JsonRpcId>& id) {
+  if (!id) return fmt::format("\"{}\":null", key);
+  if (id->kind == JsonRpcId::Kind::string) return kv(key, id->text);
+  // raw JSON (a float, object...) when not a valid id
+  return fmt::format("\"{}\":{}", key, id->kind == JsonRpcId::Kind::other ? id->text : id->to_json());
 }
 
 /// Display width of UTF-8 text in columns (one per code point; good enough for alignment).
@@ -47,22 +79,22 @@ std::string render_jsonl(const Record& r) {
   const Classification& c = r.c;
   std::string out;
   out.reserve(512);
-  out += fmt::format("{{\"schema\":{},\"source\":{},\"format\":{},\"outcome\":\"{}\",\"layer\":\"{}\",", kSchemaVersion,
-                     jstr(r.source), jstr(r.format), to_string(c.outcome), to_string(c.layer));
-  out += fmt::format("\"reason\":{},\"detail\":{},\"pointer\":{},", jstr(c.reason), jstr(c.detail), jstr_or_null(c.pointer));
-  out += fmt::format("\"http\":{{\"status\":{},\"content_type\":{},\"transport_captured\":{}}},", c.http_status,
-                     jstr_or_null(c.content_type), c.transport_captured);
-  out += fmt::format("\"jsonrpc\":{{\"id\":{},\"request_id\":{},\"id_checked\":{},\"error\":", jid(c.response_id),
-                     jid(c.request_id), c.id_checked);
+  out += fmt::format("{{\"schema\":{},{},{},\"outcome\":\"{}\",\"layer\":\"{}\",", kSchemaVersion,
+                     kv("source", r.source), kv("format", r.format), to_string(c.outcome), to_string(c.layer));
+  out += fmt::format("{},{},{},", kv("reason", c.reason), kv("detail", c.detail), kv("pointer", c.pointer, true));
+  out += fmt::format("\"http\":{{\"status\":{},{},\"transport_captured\":{}}},", c.http_status,
+                     kv("content_type", c.content_type, true), c.transport_captured);
+  out += fmt::format("\"jsonrpc\":{{{},{},\"id_checked\":{},\"error\":", kv_id("id", c.response_id),
+                     kv_id("request_id", c.request_id), c.id_checked);
   if (c.error_code) {
-    out += fmt::format("{{\"code\":{},\"message\":{}}}}},", *c.error_code, jstr(c.error_message));
+    out += fmt::format("{{\"code\":{},{}}}}},", *c.error_code, kv("message", c.error_message));
   } else {
     out += "null},";
   }
-  out += fmt::format("\"method\":{},\"method_source\":\"{}\",\"notification\":{},\"result_type\":{},",
-                     jstr_or_null(c.method), to_string(c.method_source), c.notification, jstr_or_null(c.result_type));
-  out += fmt::format("\"protocol_version\":{},\"protocol_version_source\":{},", jstr_or_null(c.protocol_version),
-                     jstr_or_null(c.protocol_version_source));
+  out += fmt::format("{},\"method_source\":\"{}\",\"notification\":{},{},", kv("method", c.method, true),
+                     to_string(c.method_source), c.notification, kv("result_type", c.result_type, true));
+  out += fmt::format("{},{},", kv("protocol_version", c.protocol_version, true),
+                     kv("protocol_version_source", c.protocol_version_source, true));
   if (http::media_type(c.content_type) == "text/event-stream" || r.format == "bare-sse") {
     out += fmt::format("\"stream\":{{\"events\":{},\"resumable\":{},\"retry_ms\":{}}},", c.sse_events,
                        c.resumable ? (*c.resumable ? "true" : "false") : "null",
@@ -70,14 +102,22 @@ std::string render_jsonl(const Record& r) {
   } else {
     out += "\"stream\":null,";
   }
-  out += fmt::format("\"retry\":{{\"advice\":\"{}\",\"detail\":{},\"after_ms\":{}}},", to_string(c.retry.advice),
-                     jstr(c.retry.text), c.retry.after_ms ? std::to_string(*c.retry.after_ms) : std::string("null"));
+  out += fmt::format("\"retry\":{{\"advice\":\"{}\",{},\"after_ms\":{}}},", to_string(c.retry.advice),
+                     kv("detail", c.retry.text), c.retry.after_ms ? std::to_string(*c.retry.after_ms) : std::string("null"));
+  // warnings, and `warnings_bytes` (null for each UTF-8 warning) only when one is not UTF-8
+  std::string bytes;
+  bool any_bytes = false;
   out += "\"warnings\":[";
   for (std::size_t i = 0; i < c.warnings.size(); ++i) {
-    if (i) out += ',';
-    out += jstr(c.warnings[i]);
+    const std::string shown = redact(c.warnings[i]);
+    const bool valid = is_valid_utf8(shown);
+    any_bytes = any_bytes || !valid;
+    out += (i ? ",\"" : "\"") + json_escape(shown) + "\"";
+    bytes += (i ? "," : "") + (valid ? std::string("null") : "\"" + base64(shown) + "\"");
   }
-  out += "]}";
+  out += "]";
+  if (any_bytes) out += ",\"warnings_bytes\":[" + bytes + "]";
+  out += "}";
   return out;
 }
 

@@ -124,60 +124,15 @@ std::string escape_terminal(std::string_view s) {
   return out;
 }
 
-std::string redact(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  auto lower_at = [&](std::size_t i, std::string_view word) {
-    if (i + word.size() > s.size()) return false;
-    for (std::size_t k = 0; k < word.size(); ++k) {
-      if (std::tolower(static_cast<unsigned char>(s[i + k])) != word[k]) return false;
-    }
-    return true;
-  };
-  auto token_end = [&](std::size_t i) {
-    while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i])) && s[i] != '"' && s[i] != '\'' &&
-           s[i] != ',' && s[i] != '&' && s[i] != ';')
-      ++i;
-    return i;
-  };
-  static constexpr std::string_view kSchemes[] = {"bearer ", "basic "};
-  static constexpr std::string_view kParams[] = {"access_token=", "refresh_token=", "id_token=", "api_key=",
-                                                 "apikey=", "token=", "client_secret="};
+bool is_valid_utf8(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
-    bool boundary = i == 0 || !std::isalnum(static_cast<unsigned char>(s[i - 1]));
-    bool done = false;
-    if (boundary) {
-      for (auto scheme : kSchemes) {
-        if (lower_at(i, scheme)) {
-          std::size_t start = i + scheme.size();
-          while (start < s.size() && s[start] == ' ') ++start;
-          std::size_t end = token_end(start);
-          if (end > start) {
-            out.append(s.substr(i, scheme.size()));
-            out += "[REDACTED]";
-            i = end;
-            done = true;
-          }
-          break;
-        }
-      }
-      if (!done) {
-        for (auto param : kParams) {
-          if (lower_at(i, param)) {
-            std::size_t start = i + param.size();
-            std::size_t end = token_end(start);
-            out.append(s.substr(i, param.size()));
-            out += "[REDACTED]";
-            i = end;
-            done = true;
-            break;
-          }
-        }
-      }
-    }
-    if (!done) out += s[i++];
+    const std::size_t n = utf8_len(s, i);
+    if (n == 0) return false;
+    i += n;
   }
-  return out;
+  return true;
 }
+
+// redact() and the other redaction functions: src/render/redact.cpp.
 
 }  // namespace mcptriage

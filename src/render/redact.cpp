@@ -1,0 +1,302 @@
+// Redaction of credentials in everything mcptriage prints (docs/security.md): free text,
+// header values by header name, URLs. On by default; `--no-redact` turns it off.
+#include <array>
+#include <cctype>
+#include <string>
+#include <string_view>
+
+#include "mcptriage/render.hpp"
+
+namespace mcptriage {
+namespace {
+
+constexpr std::string_view kRedacted = "[REDACTED]";
+/// "…" (U+2026) after the kept prefix of a shortened Mcp-Session-Id.
+constexpr std::string_view kEllipsis = "\xE2\x80\xA6";
+constexpr std::size_t kSessionIdKept = 8;
+
+bool g_redaction = true;
+
+char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+
+std::string lowered(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = lower(c);
+  return out;
+}
+
+bool is_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+
+/// `s` at `i` starts with the lower-case `word`, compared case-insensitively.
+bool lower_at(std::string_view s, std::size_t i, std::string_view word) {
+  if (i + word.size() > s.size()) return false;
+  for (std::size_t k = 0; k < word.size(); ++k) {
+    if (lower(s[i + k]) != word[k]) return false;
+  }
+  return true;
+}
+
+/// Where a credential value that starts at `i` ends in free text.
+std::size_t token_end(std::string_view s, std::size_t i) {
+  while (i < s.size() && !is_space(s[i]) && s[i] != '"' && s[i] != '\'' && s[i] != ',' && s[i] != '&' &&
+         s[i] != ';' && s[i] != '#')
+    ++i;
+  return i;
+}
+
+/// Where the rest of a `Name: value` line ends in free text (before CR or LF, or a `\r`/`\n`
+/// escape as error messages print them).
+std::size_t line_end(std::string_view s, std::size_t i) {
+  while (i < s.size() && s[i] != '\r' && s[i] != '\n' && !(s[i] == '\\' && i + 1 < s.size() && (s[i + 1] == 'r' || s[i + 1] == 'n')))
+    ++i;
+  return i;
+}
+
+/// `value` with at most its first 8 bytes kept (never cutting a UTF-8 sequence), then "…".
+std::string shorten(std::string_view value) {
+  if (value.size() <= kSessionIdKept) return std::string(value);
+  std::size_t cut = kSessionIdKept;
+  while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(value.substr(0, cut)) + std::string(kEllipsis);
+}
+
+/// A header or parameter name (lower case) that names a credential: *token*, *secret*, *key*,
+/// *password*, *passwd*, *credential*, *signature*, *api-key*, and the x-auth-* family.
+bool sensitive_name(std::string_view name) {
+  for (std::string_view part : {"token", "secret", "key", "password", "passwd", "credential", "signature"}) {
+    if (name.find(part) != std::string_view::npos) return true;
+  }
+  return name.starts_with("x-auth") || name.starts_with("x_auth");
+}
+
+/// A URL query or fragment parameter name (lower case) whose value is a credential.
+bool sensitive_param(std::string_view name) {
+  if (sensitive_name(name)) return true;
+  for (std::string_view exact : {"code", "sig", "auth", "session", "sessionid", "session_id", "jwt", "pwd", "pass"}) {
+    if (name == exact) return true;
+  }
+  return false;
+}
+
+/// Header names that are credentials whole, as spelled in free text before a colon.
+constexpr std::array<std::string_view, 7> kSecretHeaders = {
+    "proxy-authorization:", "authorization:", "set-cookie:", "cookie:", "x-api-key:", "api-key:", "x-auth-token:"};
+
+/// Query-style `name=value` credentials in free text (a boundary before the name).
+constexpr std::array<std::string_view, 12> kParams = {
+    "access_token=", "refresh_token=", "id_token=", "api_key=", "apikey=", "api-key=", "token=", "client_secret=",
+    "password=",     "passwd=",        "secret=",   "session_id="};
+
+/// JSON members whose string value is a credential, as quoted in free text: `"name": "value"`.
+constexpr std::array<std::string_view, 10> kJsonMembers = {
+    "\"access_token\"", "\"refresh_token\"", "\"id_token\"", "\"token\"",  "\"api_key\"",
+    "\"apikey\"",       "\"password\"",      "\"secret\"",   "\"client_secret\"", "\"authorization\""};
+
+/// `Name=value` pairs of a Cookie header (or the first pair of Set-Cookie, `only_first`):
+/// names kept, values hidden.
+std::string redact_cookie_pairs(std::string_view value, bool only_first) {
+  std::string out;
+  bool first = true;
+  while (true) {
+    const std::size_t semi = value.find(';');
+    std::string_view pair = value.substr(0, semi);
+    if (first || !only_first) {
+      const std::size_t eq = pair.find('=');
+      if (eq != std::string_view::npos) {
+        out.append(pair.substr(0, eq + 1));
+        out += kRedacted;
+      } else {
+        out += pair.find_first_not_of(' ') == std::string_view::npos ? std::string(pair) : std::string(kRedacted);
+      }
+    } else {
+      out.append(pair);  // Set-Cookie attributes (Path, Expires, HttpOnly, ...) stay
+    }
+    first = false;
+    if (semi == std::string_view::npos) break;
+    out += ';';
+    value.remove_prefix(semi + 1);
+  }
+  return out;
+}
+
+/// `name=value` pairs separated by `&` (or `;`): sensitive values hidden.
+std::string redact_params(std::string_view params) {
+  std::string out;
+  std::size_t start = 0;
+  while (start <= params.size()) {
+    std::size_t end = params.find_first_of("&;", start);
+    if (end == std::string_view::npos) end = params.size();
+    const std::string_view pair = params.substr(start, end - start);
+    const std::size_t eq = pair.find('=');
+    if (eq != std::string_view::npos && sensitive_param(lowered(pair.substr(0, eq)))) {
+      out.append(pair.substr(0, eq + 1));
+      out += kRedacted;
+    } else {
+      out.append(pair);
+    }
+    if (end == params.size()) break;
+    out += params[end];
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+void set_redaction(bool on) { g_redaction = on; }
+
+bool redaction_enabled() { return g_redaction; }
+
+std::string redact(std::string_view s) {
+  if (!g_redaction) return std::string(s);
+  std::string out;
+  out.reserve(s.size());
+  static constexpr std::string_view kSchemes[] = {"bearer ", "basic "};
+  for (std::size_t i = 0; i < s.size();) {
+    const bool boundary = i == 0 || !is_alnum(s[i - 1]);
+    bool done = false;
+    if (boundary) {
+      // `Bearer <token>`, `Basic <credentials>`
+      for (auto scheme : kSchemes) {
+        if (!lower_at(s, i, scheme)) continue;
+        std::size_t start = i + scheme.size();
+        while (start < s.size() && s[start] == ' ') ++start;
+        const std::size_t end = token_end(s, start);
+        if (end > start) {
+          out.append(s.substr(i, scheme.size()));
+          out += kRedacted;
+          i = end;
+          done = true;
+        }
+        break;
+      }
+      // `Authorization: ...`, `Cookie: ...` printed in text: the rest of that line.
+      for (std::size_t k = 0; !done && k < kSecretHeaders.size(); ++k) {
+        if (!lower_at(s, i, kSecretHeaders[k])) continue;
+        std::size_t start = i + kSecretHeaders[k].size();
+        while (start < s.size() && s[start] == ' ') ++start;
+        const std::size_t end = line_end(s, start);
+        out.append(s.substr(i, start - i));
+        out += kRedacted;
+        i = end;
+        done = true;
+      }
+      // `Mcp-Session-Id: <id>`: shortened.
+      if (!done && lower_at(s, i, "mcp-session-id:")) {
+        std::size_t start = i + 15;
+        while (start < s.size() && s[start] == ' ') ++start;
+        const std::size_t end = token_end(s, start);
+        out.append(s.substr(i, start - i));
+        out += shorten(s.substr(start, end - start));
+        i = end;
+        done = true;
+      }
+      // `access_token=...` and friends (URLs, form bodies, log lines).
+      for (std::size_t k = 0; !done && k < kParams.size(); ++k) {
+        if (!lower_at(s, i, kParams[k])) continue;
+        const std::size_t start = i + kParams[k].size();
+        out.append(s.substr(i, kParams[k].size()));
+        out += kRedacted;
+        i = token_end(s, start);
+        done = true;
+      }
+    }
+    // `"password": "..."` quoted from JSON.
+    if (!done && s[i] == '"') {
+      for (auto member : kJsonMembers) {
+        if (!lower_at(s, i, member)) continue;
+        std::size_t j = i + member.size();
+        while (j < s.size() && s[j] == ' ') ++j;
+        if (j >= s.size() || s[j] != ':') break;
+        ++j;
+        while (j < s.size() && s[j] == ' ') ++j;
+        if (j >= s.size() || s[j] != '"') break;
+        std::size_t end = j + 1;
+        while (end < s.size() && s[end] != '"') end += s[end] == '\\' ? 2 : 1;
+        out.append(s.substr(i, j + 1 - i));
+        out += kRedacted;
+        i = std::min(end, s.size());
+        done = true;
+        break;
+      }
+    }
+    // `scheme://user:password@host`: the password.
+    if (!done && s[i] == ':' && i + 2 < s.size() && s[i + 1] == '/' && s[i + 2] == '/') {
+      const std::size_t auth = i + 3;
+      std::size_t end = auth;
+      while (end < s.size() && !is_space(s[end]) && s[end] != '/' && s[end] != '?' && s[end] != '#' && s[end] != '@')
+        ++end;
+      const std::size_t colon = s.substr(auth, end - auth).find(':');
+      if (end < s.size() && s[end] == '@' && colon != std::string_view::npos) {
+        out.append(s.substr(i, 3 + colon + 1));
+        out += kRedacted;
+        out += '@';
+        i = end + 1;
+        done = true;
+      }
+    }
+    if (!done) out += s[i++];
+  }
+  return out;
+}
+
+std::string redact_header(std::string_view name, std::string_view value) {
+  if (!g_redaction) return std::string(value);
+  const std::string n = lowered(name);
+  if (n == "authorization" || n == "proxy-authorization") {
+    // Keep the scheme ("Bearer", "Basic", "Digest"), hide the rest.
+    const std::size_t sp = value.find(' ');
+    if (sp == std::string_view::npos || sp == 0) return std::string(kRedacted);
+    return std::string(value.substr(0, sp)) + " " + std::string(kRedacted);
+  }
+  if (n == "cookie") return redact_cookie_pairs(value, false);
+  if (n == "set-cookie") return redact_cookie_pairs(value, true);
+  if (n == "mcp-session-id") return shorten(value);
+  if (n == "www-authenticate" || n == "proxy-authenticate") return std::string(value);  // challenges, no secret
+  if (sensitive_name(n)) return std::string(kRedacted);
+  if (n == "location" || n == "content-location" || n == "referer" || n == "origin") return redact_url(value);
+  return redact(value);
+}
+
+std::string redact_url(std::string_view url) {
+  if (!g_redaction) return std::string(url);
+  std::string out;
+  std::size_t pos = 0;
+  // userinfo: scheme://user:password@host -> user:[REDACTED]@; a lone user part (a token used
+  // as the user name, https://TOKEN@host) is hidden whole.
+  if (const std::size_t scheme = url.find("://"); scheme != std::string_view::npos) {
+    const std::size_t auth = scheme + 3;
+    const std::size_t auth_end = std::min(url.find_first_of("/?#", auth), url.size());
+    const std::size_t at = url.substr(0, auth_end).rfind('@');
+    out.append(url.substr(0, auth));
+    pos = auth;
+    if (at != std::string_view::npos && at >= auth) {
+      const std::string_view userinfo = url.substr(auth, at - auth);
+      const std::size_t colon = userinfo.find(':');
+      if (colon != std::string_view::npos) {
+        out.append(userinfo.substr(0, colon + 1));
+      }
+      out += kRedacted;
+      out += '@';
+      pos = at + 1;
+    }
+  }
+  const std::size_t query = url.find_first_of("?#", pos);
+  out.append(url.substr(pos, query == std::string_view::npos ? std::string_view::npos : query - pos));
+  if (query == std::string_view::npos) return out;
+  // query, then fragment (OAuth implicit flow puts access_token there)
+  const std::size_t hash = url.find('#', query);
+  if (url[query] == '?') {
+    const std::size_t qend = hash == std::string_view::npos ? url.size() : hash;
+    out += '?';
+    out += redact_params(url.substr(query + 1, qend - query - 1));
+  }
+  if (hash != std::string_view::npos) {
+    out += '#';
+    out += redact_params(url.substr(hash + 1));
+  }
+  return out;
+}
+
+}  // namespace mcptriage
