@@ -1,5 +1,5 @@
 # Instrumented builds, as one INTERFACE target that mcptriage_lib links PUBLIC (so the tool, the
-# tests and the fuzz targets all get the same flags).
+# tests and the fuzz targets all get the same flags). Also the clang 14 <expected> shim.
 #
 #   MCPTRIAGE_SANITIZE  ASan + UBSan (g++ or clang); scripts/test-sanitized builds build-asan with it.
 #   MCPTRIAGE_FUZZ      clang only: coverage instrumentation for libFuzzer plus ASan + UBSan, and
@@ -17,7 +17,12 @@ if(MCPTRIAGE_FUZZ)
   if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     message(FATAL_ERROR "MCPTRIAGE_FUZZ needs clang (libFuzzer): configure with -DCMAKE_CXX_COMPILER=clang++-14")
   endif()
-  # libstdc++ 12 hides <expected> from clang 14 (no P0848): fuzz/compat supplies it.
-  target_compile_options(mcptriage_sanitizers INTERFACE -fsanitize=fuzzer-no-link
+  target_compile_options(mcptriage_sanitizers INTERFACE -fsanitize=fuzzer-no-link)
+endif()
+
+# libstdc++ 12 hides <expected> from clang before 16 (no P0848, conditionally trivial special
+# members): fuzz/compat supplies std::expected there, so clang 14 builds (fuzz or sanitizer) work.
+if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 16)
+  target_compile_options(mcptriage_sanitizers INTERFACE
     -include ${PROJECT_SOURCE_DIR}/fuzz/compat/expected_shim.hpp)
 endif()

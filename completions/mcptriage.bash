@@ -4,7 +4,7 @@ _mcptriage() {
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
   local outcomes="TOOL_SUCCESS TOOL_ERROR RPC_SUCCESS INPUT_REQUIRED TASK_CREATED ACCEPTED HTTP_ERROR INVALID_HTTP_RESPONSE STREAM_INCOMPLETE MALFORMED_JSON INVALID_ENVELOPE JSONRPC_ERROR INVALID_TOOL_RESULT INVALID_RESULT NOT_CAPTURED"
-  local opts="-h --help --version -f --format --color --id --method --request --protocol-version --status --expect --fail-on --manifest --report-junit --report-tap -q --quiet --progress"
+  local opts="-h --help --version -f --format --color --id --method --request --body --protocol-version --status --expect --fail-on --manifest --report-junit --report-tap -q --quiet --progress --max-input --max-body -j --jobs --no-redact"
   case $prev in
     -f|--format) mapfile -t COMPREPLY < <(compgen -W "table jsonl" -- "$cur"); return ;;
     --color) mapfile -t COMPREPLY < <(compgen -W "auto always never" -- "$cur"); return ;;
@@ -15,8 +15,8 @@ _mcptriage() {
       if [[ $cur == *,* ]]; then head=${cur%,*},; last=${cur##*,}; fi
       mapfile -t COMPREPLY < <(compgen -P "$head" -W "$outcomes" -- "$last")
       return ;;
-    --request|--manifest|--report-junit|--report-tap) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
-    --id|--status) return ;;
+    --request|--body|--manifest|--report-junit|--report-tap) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
+    --id|--status|--max-input|--max-body|-j|--jobs) return ;;
   esac
   if [[ $cur == -* ]]; then
     mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")

@@ -17,8 +17,8 @@ struct CaptureError {
   std::string message;  ///< one line, names what was seen, e.g. "mitmproxy flow file (tnetstring): unsupported"
 };
 
-/// Default of `--max-input`: the largest input (file or stdin) read, 1 GiB.
-inline constexpr std::size_t kDefaultMaxInput = std::size_t{1} << 30;
+/// Default of `--max-input`: the largest input (file or stdin) read, 512 MiB.
+inline constexpr std::size_t kDefaultMaxInput = std::size_t{512} << 20;
 /// Default of `--max-body`: the largest response body kept, 256 MiB.
 inline constexpr std::size_t kDefaultMaxBody = std::size_t{256} << 20;
 
@@ -35,7 +35,7 @@ struct CaptureOptions {
   /// The response body saved apart from the capture (`--body FILE`, or the `X-stdout.txt`
   /// beside a curl `-v` `X-stderr.txt`). Read by the curl `-v` reader; other formats ignore
   /// it with a warning. Not owned: must outlive the read_capture call.
-  std::optional<std::string_view> separate_body;
+  std::optional<std::string_view> separate_body = std::nullopt;
 };
 
 /// Detects the capture format of `bytes` and reads every exchange in it.
@@ -49,5 +49,24 @@ struct CaptureOptions {
 std::expected<std::vector<Exchange>, CaptureError> read_capture(std::string_view bytes,
                                                                 std::string_view name,
                                                                 const CaptureOptions& options = {});
+
+// Block-wise reading of JSON Lines logs, so that a log of any size is read in bounded memory and
+// by several threads (the CLI's streaming path; docs/performance.md).
+
+/// True when an input whose first bytes are `head` (whole lines, the first two at least) is a
+/// JSON Lines log that read_capture would read as one (not gzip, not a terminal recording).
+bool is_json_lines(std::string_view head);
+
+/// Some whole lines of a JSON Lines log, read as read_capture reads the whole log; exchanges
+/// are numbered from `first_index + 1`. Reading a log block by block gives what one read
+/// gives when every block but the last is `self_contained`, the numbering carries on, and
+/// the format is "exchange-log" once one block was `wrapped`.
+struct LinesBlock {
+  std::vector<Exchange> exchanges;
+  bool self_contained = true;  ///< no line waits for a later line (a request for its reply, events for their response)
+  bool wrapped = false;        ///< some line wraps a message with HTTP facts (format "exchange-log")
+};
+std::expected<LinesBlock, CaptureError> read_lines_block(std::string_view lines, std::string_view name,
+                                                         std::size_t first_index, const CaptureOptions& options = {});
 
 }  // namespace mcptriage

@@ -66,7 +66,7 @@ struct Exchange {
   std::vector<std::string> warnings;  ///< reader notes (dropped blocks, stale length, ...)
   /// Set when the entry is not an MCP exchange to classify; `response` is then meaningless
   /// and the entry is printed as a skipped record instead of being classified.
-  std::optional<Skip> skipped;
+  std::optional<Skip> skipped = std::nullopt;
 };
 
 }  // namespace mcptriage

@@ -1,6 +1,7 @@
 // Renderers: JSON Lines records and the human table. Pure functions from records to text.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -9,18 +10,25 @@
 
 namespace mcptriage {
 
+struct SessionFacts;  // mcptriage/session.hpp
+
 /// One output row: where it came from plus the verdict.
 struct Record {
   std::string source;  ///< "file#N" (and "[i]" for batch elements)
   std::string format;  ///< detected capture format
   Classification c;
+  /// What the session analysis needs of the record's exchange (src/session, set by the CLI;
+  /// shared by the records of one batch reply). When `facts->skipped` is set the record stands
+  /// for a skipped entry and `c` means nothing. Null: no session analysis.
+  std::shared_ptr<const SessionFacts> facts = nullptr;
 };
 
 /// JSON Lines schema version written in every record as `schema` (docs/output.md).
 inline constexpr int kSchemaVersion = 1;
 
 /// One JSON object, no newline. Schema: docs/output.md. Strings are escaped per RFC 8259;
-/// bytes that are not UTF-8 become U+FFFD; secrets are redacted (see redact()).
+/// a string field holding bytes that are not UTF-8 shows them as U+FFFD and carries them
+/// losslessly in a sibling `<field>_bytes` (base64); secrets are redacted (see redact()).
 std::string render_jsonl(const Record& r);
 
 /// Aligned table (header + one row per record, then an indented detail line each).
@@ -37,8 +45,37 @@ std::string to_valid_utf8(std::string_view s);
 /// become visible escapes (`\x1b`), invalid UTF-8 bytes become `\xNN`.
 std::string escape_terminal(std::string_view s);
 
-/// Hides credentials in free text: `Bearer <token>` and `Basic <creds>` become `Bearer [REDACTED]`,
-/// `access_token=`/`refresh_token=`/`id_token=`/`api_key=`/`apikey=`/`token=` query values too.
+/// True when `s` is valid UTF-8 (RFC 3629: no overlongs, surrogates or code points past U+10FFFF).
+bool is_valid_utf8(std::string_view s);
+
+// Redaction (docs/security.md). On by default in every output: table, JSON Lines, reports and
+// error messages. `--no-redact` turns it off for the whole process (the CLI calls
+// set_redaction(false) once, before anything is printed); while off, the three functions
+// below return their input unchanged.
+void set_redaction(bool on);
+bool redaction_enabled();
+
+/// Hides credentials in free text: `Bearer <token>` and `Basic <creds>` become `Bearer [REDACTED]`;
+/// the value after `Authorization:`, `Proxy-Authorization:`, `Cookie:`, `Set-Cookie:`,
+/// `X-API-Key:`, `Api-Key:`, `X-Auth-Token:` (to the end of that line); `access_token=`,
+/// `refresh_token=`, `id_token=`, `token=`, `api_key=`, `apikey=`, `client_secret=`,
+/// `password=`, `secret=` values; JSON members such as `"password": "..."`; the password of
+/// `scheme://user:password@host`; `Mcp-Session-Id: <id>` is shortened to 8 characters and `…`.
 std::string redact(std::string_view s);
+
+/// A header value as it may be printed. By name (case-insensitive): `Authorization` and
+/// `Proxy-Authorization` keep the scheme only (`Bearer [REDACTED]`); `Cookie` keeps cookie names
+/// (`a=[REDACTED]; b=[REDACTED]`); `Set-Cookie` keeps the name and the attributes;
+/// `Mcp-Session-Id` is shortened (first 8 characters and `…`); any name holding `token`,
+/// `secret`, `key`, `password`, `passwd`, `credential` or `signature`, or starting `X-Auth`
+/// (`X-API-Key`, `Api-Key`, `X-CSRF-Token`), is `[REDACTED]`; `Location`, `Referer`, `Origin`
+/// go through redact_url(); `WWW-Authenticate` is kept; every other value through redact().
+std::string redact_header(std::string_view name, std::string_view value);
+
+/// A URL as it may be printed: the password of `user:password@` (a lone user name, often a
+/// token, is hidden whole), and the values of credential-style parameters in the query and the
+/// fragment: names holding `token`, `secret`, `key`, `password`, `credential`, `signature`, and
+/// `code`, `sig`, `auth`, `session`, `session_id`, `jwt`, `pwd`, `pass`.
+std::string redact_url(std::string_view url);
 
 }  // namespace mcptriage

@@ -34,6 +34,9 @@ struct Format {
 // HAR, JSON Lines and curl -v/trace readers belong above the bare-body fallbacks.
 constexpr std::array kFormats = {
     Format{"http-text", sniff_http_text, capture::read_http_text},
+    Format{"har", capture::sniff_har, capture::read_har},
+    Format{"json-lines", capture::sniff_json_lines, capture::read_json_lines},
+    Format{"curl-v", capture::sniff_curl_verbose, capture::read_curl_verbose},
     Format{"bare-json", sniff_bare_json, capture::read_bare_json},
     Format{"bare-sse", sniff_bare_sse, capture::read_bare_sse},
 };
@@ -204,8 +207,8 @@ void limit_bodies(std::vector<Exchange>& exchanges, std::size_t max_body) {
   for (Exchange& ex : exchanges) {
     std::string& body = ex.response.body;
     if (body.size() <= max_body) continue;
-    ex.warnings.push_back("body of " + std::to_string(body.size()) + " bytes is larger than --max-body (" +
-                          std::to_string(max_body) + " bytes): cut there, judged as cut short");
+    ex.warnings.push_back("body larger than --max-body (" + std::to_string(max_body) +
+                          " bytes): cut there, judged as cut short");
     body.resize(max_body);
     body.shrink_to_fit();
     ex.response.body_state = BodyState::truncated;
@@ -237,6 +240,34 @@ std::expected<std::vector<Exchange>, CaptureError> read_capture(std::string_view
   } catch (const std::exception& e) {
     return std::unexpected(CaptureError{std::string("internal error while reading the capture: ") +
                                         e.what()});
+  }
+}
+
+bool is_json_lines(std::string_view head) {
+  if (head.empty() || http::looks_gzip(head)) return false;
+  std::string_view text = head;
+  if (starts_with_bytes(text, "\xef\xbb\xbf")) text.remove_prefix(3);
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  if (text.empty() || has_ansi_in_head(text) || looks_mitmproxy_flow(text)) return false;
+  for (const Format& format : kFormats) {
+    if (format.sniff(text)) return format.id == "json-lines";
+  }
+  return false;
+}
+
+std::expected<LinesBlock, CaptureError> read_lines_block(std::string_view lines, std::string_view name,
+                                                         std::size_t first_index, const CaptureOptions& options) {
+  if (starts_with_bytes(lines, "\xef\xbb\xbf")) lines.remove_prefix(3);
+  if (std::all_of(lines.begin(), lines.end(), is_space)) return LinesBlock{};
+  try {
+    auto block = capture::read_json_lines_block(lines, name, first_index, options);
+    if (!block) return std::unexpected(std::move(block.error()));
+    limit_bodies(block->exchanges, options.max_body);
+    return LinesBlock{std::move(block->exchanges), block->self_contained, block->wrapped};
+  } catch (const std::bad_alloc&) {
+    return std::unexpected(CaptureError{"out of memory while reading the capture"});
+  } catch (const std::exception& e) {
+    return std::unexpected(CaptureError{std::string("internal error while reading the capture: ") + e.what()});
   }
 }
 

@@ -724,7 +724,8 @@ class HttpTextReader {
       if (const auto trailer = find_header(headers, "Trailer"); trailer && !body.empty()) {
         body = strip_trailers(body, *trailer, warnings);
       }
-      response.body = std::string(body);
+      // One byte past --max-body is enough for read_capture to cut it and say so.
+      response.body = std::string(body.substr(0, body.size() > max_body_ ? max_body_ + 1 : body.size()));
     }
 
     // curl without --compressed writes the gzip bytes as received (RFC 9110 §8.4.1.3).

@@ -36,6 +36,52 @@ std::expected<std::vector<Exchange>, CaptureError> read_http_text(std::string_vi
                                                                   std::string_view name,
                                                                   const CaptureOptions& options);
 
+/// A HAR 1.2 archive: a JSON object whose first member is `"log"` (HAR 1.2 "log").
+bool sniff_har(std::string_view text);
+
+/// One exchange per HAR entry, format "har" (HAR 1.2 "entries"; exporter quirks in
+/// shared/capture-formats.md §3). The request (`method`, `url`, `headers`, `postData.text`)
+/// gives the context; `content.text` is the body (base64 decoded when `encoding` says so, the
+/// text kept when that fails). Entries that are not MCP (pages, assets, non-JSON-RPC calls,
+/// DELETE, standalone GET streams) come back with Exchange::skipped set. A missing `text`,
+/// status 0 or an `_error` gives BodyState::not_captured. Errors: not JSON, no `log.entries`.
+std::expected<std::vector<Exchange>, CaptureError> read_har(std::string_view bytes, std::string_view name,
+                                                            const CaptureOptions& options);
+
+/// JSON Lines: the first line is a JSON object on its own, and either it looks like a logged
+/// exchange (`status`, `http`, `response`, `dir`, ...) or another object follows on a later line.
+bool sniff_json_lines(std::string_view text);
+
+/// Reads a JSON Lines log (docs/formats.md): format "exchange-log" when lines wrap messages
+/// with HTTP facts, "jsonrpc-messages" when every line is a bare JSON-RPC message (the stdio
+/// framing). Requests and responses are paired by `id`; SSE events logged one per line are
+/// joined into the stream of their response; lines that are no exchange (client and server
+/// notifications of a message stream, invalid lines) come back skipped.
+std::expected<std::vector<Exchange>, CaptureError> read_json_lines(std::string_view bytes, std::string_view name,
+                                                                   const CaptureOptions& options);
+
+/// Whole lines of a JSON Lines log read like read_json_lines, exchanges numbered from
+/// `first_index + 1` (block-wise reading, capture.hpp read_lines_block).
+struct JsonLinesBlock {
+  std::vector<Exchange> exchanges;
+  bool self_contained = true;  ///< no line waits for a later line when the text ends
+  bool wrapped = false;        ///< some line wraps a message with HTTP facts ("exchange-log")
+};
+std::expected<JsonLinesBlock, CaptureError> read_json_lines_block(std::string_view lines, std::string_view name,
+                                                                  std::size_t first_index, const CaptureOptions& options);
+
+/// curl `-v` stderr, alone or with stdout appended (`2>&1`): the first line is a `* `, `> ` or
+/// `< ` line, curl's progress meter header, or a `Note:`/`Warning:` line followed by those.
+bool sniff_curl_verbose(std::string_view text);
+
+/// One exchange per transfer, format "curl-v" (shared/capture-formats.md §2.2): the `> `
+/// request line and headers (the request body is never shown), the last `< ` header block,
+/// and the body from the same file (after the headers, or appended at the end) or from
+/// CaptureOptions::separate_body. CONNECT tunnels and followed redirects are dropped with a
+/// warning. A body that is in neither place is BodyState::absent.
+std::expected<std::vector<Exchange>, CaptureError> read_curl_verbose(std::string_view bytes, std::string_view name,
+                                                                     const CaptureOptions& options);
+
 /// A bare JSON body: the first byte is `{` or `[`.
 bool sniff_bare_json(std::string_view text);
 

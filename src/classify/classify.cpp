@@ -184,12 +184,23 @@ struct Context {
   bool batch_request = false;
 };
 
+/// One parser per thread for the response bodies and one for request bodies, reused for every
+/// exchange: a parser allocates once and parses many (simdjson; docs/performance.md). Parsing a
+/// `const char*` copies the text into the parser's own padded buffer, so callers need no copy.
+simdjson::dom::parser& body_parser() {
+  thread_local simdjson::dom::parser parser;
+  return parser;
+}
+simdjson::dom::parser& request_parser() {
+  thread_local simdjson::dom::parser parser;
+  return parser;
+}
+
 /// Reads id/method/notification/version from a JSON-RPC request body; false when unusable.
 bool read_request_body(std::string_view body, Context& ctx, MethodSource source) {
-  simdjson::dom::parser parser;
-  simdjson::padded_string padded(body);
+  simdjson::dom::parser& parser = request_parser();
   element root;
-  if (parser.parse(padded).get(root)) return false;
+  if (parser.parse(body.data(), body.size()).get(root)) return false;
   if (is_array(root)) {
     ctx.batch_request = true;
     ctx.kind_known = false;
@@ -300,7 +311,7 @@ class Classifier {
   long long now_;
   Context ctx_;
   Classification base_;
-  simdjson::dom::parser parser_;
+  simdjson::dom::parser& parser_ = body_parser();
 
   static void set(Classification& c, Outcome o, std::string reason, std::string detail, std::string pointer = "") {
     c.outcome = o;
@@ -458,9 +469,8 @@ class Classifier {
     std::string message;
     bool wellformed_error = false;
     if (json_media && r.body_state == BodyState::complete && !r.body.empty()) {
-      simdjson::padded_string padded(r.body);
       element root;
-      if (!parser_.parse(padded).get(root) && is_object(root)) {
+      if (!parser_.parse(r.body.data(), r.body.size()).get(root) && is_object(root)) {
         auto err = field(root, "error");
         std::int64_t code_value = 0;
         if (err && is_object(*err) && string_field(root, "jsonrpc") == std::optional<std::string_view>("2.0") &&
@@ -570,8 +580,7 @@ class Classifier {
       out.push_back(std::move(c));
       return;
     }
-    simdjson::padded_string padded(r.body);
-    Parsed p = parse_json(parser_, std::string_view(padded.data(), padded.size()));
+    Parsed p = parse_json(parser_, r.body);
     if (!p.ok) {
       set(c, Outcome::MALFORMED_JSON, p.reason, p.detail);
       version_for(c, std::nullopt, false);
@@ -942,7 +951,7 @@ class Classifier {
       return;
     }
     std::size_t i = 0;
-    std::string first_text;
+    std::string_view first_text;  // a view into the parsed body: tool output can be large
     for (element item : array(*content)) {
       const std::string ip = fmt::format("{}/content/{}", ptr, i);
       if (!is_object(item)) {
@@ -987,7 +996,7 @@ class Classifier {
           return;
         }
       }
-      if (*type == "text" && first_text.empty()) first_text = std::string(*string_field(item, "text"));
+      if (*type == "text" && first_text.empty()) first_text = *string_field(item, "text");
       ++i;
     }
     bool is_error = false;
@@ -1127,8 +1136,7 @@ class Classifier {
     for (std::size_t i = 0; i < stream.events.size(); ++i) {
       const sse::Event& ev = stream.events[i];
       EventSummary s{EventSummary::Kind::not_jsonrpc, "", std::nullopt, false, "", ""};
-      simdjson::padded_string padded(ev.data);
-      Parsed p = parse_json(parser_, std::string_view(padded.data(), padded.size()));
+      Parsed p = parse_json(parser_, ev.data);
       if (!p.ok) {
         s.kind = EventSummary::Kind::invalid_json;
         s.parse_reason = p.reason;
@@ -1187,8 +1195,7 @@ class Classifier {
         c.warnings.push_back(fmt::format("event {} was not valid JSON ({}); skipped", *first_invalid + 1,
                                          summaries[*first_invalid].parse_reason));
       }
-      simdjson::padded_string padded(stream.events[i].data);
-      Parsed p = parse_json(parser_, std::string_view(padded.data(), padded.size()));
+      Parsed p = parse_json(parser_, stream.events[i].data);
       if (is_array(p.root)) {
         judge_batch(c, p.root, out);
         return;

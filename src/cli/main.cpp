@@ -16,7 +16,12 @@
 #include <iostream>
 #include <iterator>
 #include <sstream>
+#include <unordered_set>
 
+#include "cli/body_pairing.hpp"
+#include "cli/pipeline.hpp"
+#include "cli/read_limited.hpp"
+#include "cli/session_output.hpp"
 #include "mcptriage/capture.hpp"
 #include "mcptriage/classify.hpp"
 #include "mcptriage/render.hpp"
@@ -43,6 +48,7 @@ struct Options {
   std::string method;
   std::string request_file;
   std::string protocol_version;
+  std::string body_file;
   int status = 200;
   std::vector<std::string> expect;
   std::vector<std::string> fail_on;
@@ -51,24 +57,24 @@ struct Options {
   std::string report_tap;
   bool quiet = false;
   bool progress = false;
+  std::size_t max_input = kDefaultMaxInput;
+  std::size_t max_body = kDefaultMaxBody;
+  bool no_redact = false;
+  unsigned jobs = 0;  ///< 0: one per core (cli::default_jobs)
 };
 
 struct Input {
   std::string name;     ///< display name
   std::string path;     ///< "" for stdin
   std::optional<Expectation> expectation;  ///< from the manifest
+  std::string body_path = {};  ///< curl -v: the body saved apart (`--body`, or X-stdout.txt beside X-stderr.txt)
 };
 
-std::string read_stream(std::istream& in) {
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-std::expected<std::string, std::string> read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return std::unexpected(std::strerror(errno));
-  std::string data = read_stream(f);
-  if (f.bad()) return std::unexpected("read error");
-  return data;
+/// A whole file, or stdin for "", read with a size limit (`--max-input`; src/cli/read_limited.hpp).
+std::expected<std::string, std::string> read_file(const std::string& path, std::size_t limit = kDefaultMaxInput) {
+  auto data = path.empty() ? cli::read_fd_limited(STDIN_FILENO, limit) : cli::read_file_limited(path, limit);
+  if (!data) return std::unexpected(std::move(data.error().message));
+  return std::move(*data);
 }
 
 bool is_request_sidecar(const fs::path& p) { return p.filename().string().ends_with(".request.json"); }
@@ -126,6 +132,10 @@ int main(int argc, char** argv) {
       ->type_name("ID");
   app.add_option("--method", opt.method, "The request's method (tools/call, initialize, notifications/initialized, ...)")
       ->type_name("METHOD");
+  app.add_option("--body", opt.body_file,
+                 "The response body saved apart from a curl -v capture (its stdout); X-stderr.txt finds "
+                 "X-stdout.txt by itself")
+      ->type_name("FILE");
   app.add_option("--request", opt.request_file, "A file holding the JSON-RPC request body that was sent")
       ->type_name("FILE");
   app.add_option("--protocol-version", opt.protocol_version, "MCP protocol version whose rules apply, e.g. 2025-11-25")
@@ -149,6 +159,18 @@ int main(int argc, char** argv) {
       ->type_name("FILE");
   app.add_flag("-q,--quiet", opt.quiet, "No summary line on stderr at the end");
   app.add_flag("--progress", opt.progress, "Show a progress line on stderr even when it would be hidden");
+  app.add_option("--max-input", opt.max_input,
+                 "Largest input read from one file or stdin, e.g. 2G (default 512M); a larger one is an input error")
+      ->transform(CLI::AsSizeValue(false));
+  app.add_option("--max-body", opt.max_body,
+                 "Largest response body kept, e.g. 1G (default 256M); a longer one is cut and never judged a success")
+      ->transform(CLI::AsSizeValue(false));
+  app.add_option("-j,--jobs", opt.jobs,
+                 "Threads that read and classify (default: one per core); output order is the same for any N")
+      ->type_name("N")
+      ->check(CLI::Range(1u, 1024u));
+  app.add_flag("--no-redact", opt.no_redact,
+               "Print credentials as captured (Authorization, cookies, API keys, tokens); redacted by default");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -156,15 +178,16 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "mcptriage: error: " << e.what() << "\nRun with --help for usage.\n";
+    std::cerr << "mcptriage: error: " << escape_terminal(e.what()) << "\nRun with --help for usage.\n";
     return kUsage;
   }
+  set_redaction(!opt.no_redact);
 
   ContextFlags flags;
   if (!opt.id.empty()) {
     flags.id = parse_id_flag(opt.id);
     if (!flags.id) {
-      std::cerr << "mcptriage: error: --id " << opt.id
+      std::cerr << "mcptriage: error: --id " << escape_terminal(opt.id)
                 << " is neither a JSON integer nor a JSON string (write --id 1 or --id '\"abc\"')\n";
       return kUsage;
     }
@@ -174,7 +197,7 @@ int main(int argc, char** argv) {
   if (!opt.request_file.empty()) {
     auto body = read_file(opt.request_file);
     if (!body) {
-      std::cerr << "mcptriage: error: --request " << opt.request_file << ": " << body.error() << "\n";
+      std::cerr << "mcptriage: error: --request " << escape_terminal(opt.request_file) << ": " << body.error() << "\n";
       return kUsage;
     }
     flags.request_body = *body;
@@ -183,7 +206,7 @@ int main(int argc, char** argv) {
   if (!opt.expect.empty()) {
     auto list = parse_outcome_list(opt.expect);
     if (!list) {
-      std::cerr << "mcptriage: error: --expect: " << list.error() << " (see docs/classification.md)\n";
+      std::cerr << "mcptriage: error: --expect: " << escape_terminal(list.error()) << " (see docs/classification.md)\n";
       return kUsage;
     }
     global_expect = Expectation{*list, std::nullopt, std::nullopt};
@@ -192,7 +215,7 @@ int main(int argc, char** argv) {
   if (!opt.fail_on.empty()) {
     auto list = parse_outcome_list(opt.fail_on);
     if (!list) {
-      std::cerr << "mcptriage: error: --fail-on: " << list.error() << " (see docs/classification.md)\n";
+      std::cerr << "mcptriage: error: --fail-on: " << escape_terminal(list.error()) << " (see docs/classification.md)\n";
       return kUsage;
     }
     fail_on = *list;
@@ -201,12 +224,12 @@ int main(int argc, char** argv) {
   if (!opt.manifest.empty()) {
     auto text = read_file(opt.manifest);
     if (!text) {
-      std::cerr << "mcptriage: error: --manifest " << opt.manifest << ": " << text.error() << "\n";
+      std::cerr << "mcptriage: error: --manifest " << escape_terminal(opt.manifest) << ": " << text.error() << "\n";
       return kUsage;
     }
     auto m = parse_manifest(*text);
     if (!m) {
-      std::cerr << "mcptriage: error: --manifest " << opt.manifest << ": " << m.error() << "\n";
+      std::cerr << "mcptriage: error: --manifest " << escape_terminal(opt.manifest) << ": " << escape_terminal(m.error()) << "\n";
       return kUsage;
     }
     const fs::path base = fs::path(opt.manifest).parent_path();
@@ -231,7 +254,7 @@ int main(int argc, char** argv) {
   int exit_code = kOk;
   std::vector<InputFailure> early_failures;
   auto input_error = [&](std::string_view name, std::string_view why) {
-    std::cerr << "mcptriage: error: " << escape_terminal(name) << ": " << escape_terminal(why) << "\n";
+    std::cerr << "mcptriage: error: " << escape_terminal(redact(name)) << ": " << escape_terminal(redact(why)) << "\n";
     early_failures.push_back({std::string(name), std::string(why)});
     exit_code = kInputError;
   };
@@ -286,6 +309,21 @@ int main(int argc, char** argv) {
   }
 
   for (auto& mi : manifest_inputs) inputs.push_back(std::move(mi));
+  // curl -v keeps headers and body apart: X-stderr.txt reads its body from X-stdout.txt (or
+  // --body FILE), and that body file is then no capture of its own (docs/formats.md).
+  if (!opt.body_file.empty() && inputs.size() != 1) {
+    std::cerr << "mcptriage: error: --body goes with exactly one capture (" << inputs.size() << " given)\n";
+    return kUsage;
+  }
+  std::unordered_set<std::string> body_files;
+  for (Input& in : inputs) {
+    if (!opt.body_file.empty()) in.body_path = opt.body_file;
+    else if (!in.path.empty()) in.body_path = cli::paired_body_path(in.path).value_or("");
+    if (!in.body_path.empty()) body_files.insert(fs::path(in.body_path).lexically_normal().string());
+  }
+  std::erase_if(inputs, [&](const Input& in) {
+    return !in.path.empty() && body_files.count(fs::path(in.path).lexically_normal().string()) > 0;
+  });
 
   std::vector<Record> table_rows;
   std::vector<CaseResult> results_for_reports;
@@ -296,6 +334,7 @@ int main(int argc, char** argv) {
   auto last_progress = std::chrono::steady_clock::now();
   bool progress_shown = false;
   std::string out_buffer;
+  cli::SessionOutput sessions(format == "jsonl", now);  // pairing, sequence, replays, summaries
   std::size_t broken = 0;
   std::size_t records = 0;
   auto flush = [&]() {
@@ -304,9 +343,39 @@ int main(int argc, char** argv) {
       out_buffer.clear();
     }
   };
-  for (std::size_t input_index = 0; input_index < inputs.size(); ++input_index) {
+  // Reading, recognising and classifying run on --jobs threads (src/cli/pipeline.hpp); the
+  // records come back here in input order, so everything below sees them as one thread would.
+  std::vector<cli::PipelineInput> pipeline_inputs;
+  pipeline_inputs.reserve(inputs.size());
+  for (const Input& in : inputs) pipeline_inputs.push_back({in.name, in.path, in.body_path});
+  cli::PipelineOptions pipeline_options;
+  pipeline_options.capture.assumed_status = opt.status;
+  pipeline_options.capture.max_input = opt.max_input;
+  pipeline_options.capture.max_body = opt.max_body;
+  pipeline_options.jobs = opt.jobs > 0 ? opt.jobs : cli::default_jobs();
+  auto flags_for = [&](std::size_t i) {
+    ContextFlags file_flags = flags;
+    const Input& in = inputs[i];
+    if (!in.path.empty()) {
+      if (auto side = sidecar_for(in.path); side && !flags.request_body) {
+        if (auto body = read_file(side->string())) file_flags.request_body = *body;
+      }
+    }
+    return file_flags;
+  };
+  auto records_of = [&](const Exchange& ex, const ContextFlags& file_flags, std::vector<Record>& out) {
+    if (ex.skipped) return out.push_back(cli::skipped_record(ex));  // reported, not classified
+    auto results = classify(ex, file_flags, now);
+    const auto facts = cli::session_facts(ex, results);  // for the session analysis (src/session)
+    for (std::size_t k = 0; k < results.size(); ++k) {
+      out.push_back(Record{results.size() > 1 ? fmt::format("{}[{}]", ex.source, k) : ex.source, ex.format,
+                           std::move(results[k]), facts});
+    }
+  };
+  cli::run_pipeline(pipeline_inputs, pipeline_options, flags_for, records_of, [&](cli::Batch&& batch) {
+    const std::size_t input_index = batch.input;
     const Input& in = inputs[input_index];
-    if (show_progress) {
+    if (batch.first && show_progress) {
       auto t = std::chrono::steady_clock::now();
       if (t - last_progress > std::chrono::milliseconds(100)) {
         last_progress = t;
@@ -316,74 +385,50 @@ int main(int argc, char** argv) {
         std::cerr << fmt::format("\r\x1b[K[{}/{}] {}", input_index + 1, inputs.size(), name) << std::flush;
       }
     }
-    std::string data;
-    if (in.path.empty()) {
-      std::ios::sync_with_stdio(false);
-      data = read_stream(std::cin);
-    } else {
-      auto r = read_file(in.path);
-      if (!r) {
-        input_error(in.name, r.error());
-        continue;
-      }
-      data = std::move(*r);
+    if (batch.error) {
+      input_error(in.name, *batch.error);
+      return;
     }
-    CaptureOptions copts;
-    copts.assumed_status = opt.status;
-    auto exchanges = read_capture(data, in.name, copts);
-    if (!exchanges) {
-      input_error(in.name, exchanges.error().message);
-      continue;
-    }
-    ContextFlags file_flags = flags;
-    if (!in.path.empty()) {
-      if (auto side = sidecar_for(in.path); side && !flags.request_body) {
-        if (auto body = read_file(side->string())) file_flags.request_body = *body;
-      }
-    }
+    sessions.begin_batch(input_index, in.name, batch.records, out_buffer);  // may rewrite outcomes
     const std::optional<Expectation>& expect = in.expectation ? in.expectation : global_expect;
-    for (const auto& ex : *exchanges) {
-      auto results = classify(ex, file_flags, now);
-      for (std::size_t k = 0; k < results.size(); ++k) {
-        Record rec{results.size() > 1 ? fmt::format("{}[{}]", ex.source, k) : ex.source, ex.format,
-                   std::move(results[k])};
-        ++records;
-        CaseResult result{Record{}, in.name, false, true, ""};
-        if (expect) {
-          result.has_expectation = true;
-          if (!expect->holds(rec.c)) {
-            result.passed = false;
-            result.failure = fmt::format("{} is {} ({}, layer {}), expected {}", rec.source, to_string(rec.c.outcome),
-                                         rec.c.reason, to_string(rec.c.layer), expect->describe());
-          }
-        }
-        if (std::find(fail_on.begin(), fail_on.end(), rec.c.outcome) != fail_on.end()) {
-          result.has_expectation = true;
+    for (Record& rec : batch.records) {
+      if (sessions.skip(rec, out_buffer)) continue;  // a skipped entry is no record
+      ++records;
+      CaseResult result{Record{}, in.name, false, true, ""};
+      if (expect) {
+        result.has_expectation = true;
+        if (!expect->holds(rec.c)) {
           result.passed = false;
-          result.failure = fmt::format("{} is {} ({}), listed in --fail-on", rec.source, to_string(rec.c.outcome),
-                                       rec.c.reason);
+          result.failure = fmt::format("{} is {} ({}, layer {}), expected {}", rec.source, to_string(rec.c.outcome),
+                                       rec.c.reason, to_string(rec.c.layer), expect->describe());
         }
-        if (!result.passed) {
-          ++broken;
-          if (progress_shown) std::cerr << "\r\x1b[K";
-          std::cerr << "mcptriage: expectation broken: " << escape_terminal(redact(result.failure)) << "\n";
-        }
-        if (format == "jsonl") {
-          out_buffer += render_jsonl(rec);
-          out_buffer += '\n';
-          if (out_buffer.size() > (1 << 16)) flush();
-        }
-        tally.add(rec.c.outcome, result.has_expectation, result.passed);
-        if (want_reports) {
-          result.record = rec;
-          results_for_reports.push_back(std::move(result));
-        }
-        if (format == "table") table_rows.push_back(std::move(rec));
       }
+      if (std::find(fail_on.begin(), fail_on.end(), rec.c.outcome) != fail_on.end()) {
+        result.has_expectation = true;
+        result.passed = false;
+        result.failure = fmt::format("{} is {} ({}), listed in --fail-on", rec.source, to_string(rec.c.outcome),
+                                     rec.c.reason);
+      }
+      if (!result.passed) {
+        ++broken;
+        if (progress_shown) std::cerr << "\r\x1b[K";
+        std::cerr << "mcptriage: expectation broken: " << escape_terminal(redact(result.failure)) << "\n";
+      }
+      if (format == "jsonl") {
+        sessions.write_jsonl(rec, render_jsonl(rec), out_buffer);
+        if (out_buffer.size() > (1 << 16)) flush();
+      }
+      tally.add(rec.c.outcome, result.has_expectation, result.passed);
+      if (want_reports) {
+        result.record = rec;
+        results_for_reports.push_back(std::move(result));
+      }
+      if (format == "table") table_rows.push_back(std::move(rec));
     }
-  }
+  });
   if (progress_shown) std::cerr << "\r\x1b[K" << std::flush;
-  if (format == "table") out_buffer = render_table(table_rows, color);
+  sessions.finish(out_buffer);
+  if (format == "table") out_buffer = render_table(table_rows, color) + sessions.table_lines();
   flush();
   std::fflush(stdout);
   if ((global_expect || !manifest_inputs.empty()) && records == 0 && exit_code == kOk) {

@@ -2,12 +2,17 @@
 #include "cli/read_limited.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
+#include <memory>
+#include <new>
+#include <vector>
 
 namespace mcptriage::cli {
 
@@ -21,30 +26,81 @@ std::unexpected<ReadError> too_large(std::size_t limit) {
   return std::unexpected(ReadError{ReadError::Kind::too_large, too_large_message(limit)});
 }
 
-/// Reads `fd` to its end into `out`, refusing more than `limit` bytes. `size_hint` (the size of
-/// a regular file, 0 when unknown) sizes the buffer once.
-std::expected<std::string, ReadError> read_all(int fd, std::size_t limit, std::size_t size_hint) {
-  std::string out;
-  // One byte past the limit tells "exactly the limit" from "more than the limit".
-  const std::size_t cap = limit == static_cast<std::size_t>(-1) ? limit : limit + 1;
-  std::size_t used = 0;
-  out.resize(std::min(cap, size_hint > 0 ? size_hint + 1 : kFirstChunk));
+/// One 1 MiB block of a pipe's bytes, mapped directly so that freeing it during the join gives
+/// the memory back to the system at once (malloc would keep it, doubling the peak).
+class Block {
+ public:
+  static constexpr std::size_t kSize = std::size_t{1} << 20;
+  Block() {
+    void* p = ::mmap(nullptr, kSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    data_ = static_cast<char*>(p);
+  }
+  Block(const Block&) = delete;
+  Block& operator=(const Block&) = delete;
+  ~Block() { ::munmap(data_, kSize); }
+  char* data() const { return data_; }
+
+ private:
+  char* data_;
+};
+
+/// Reads `fd` to its end, refusing more than `limit` bytes. A regular file (`size_hint` > 0)
+/// is read straight into a buffer of its size. A pipe is read into 1 MiB blocks that are joined
+/// once at the end, so memory never holds more than `limit` bytes plus one block while reading
+/// and the input plus one block while joining (no doubling, no zero-filling).
+std::expected<std::string, ReadError> read_all(int fd, std::size_t limit, std::size_t size_hint, std::string head) {
+  constexpr std::size_t kBlock = Block::kSize;
+  std::vector<std::unique_ptr<Block>> blocks;
+  std::size_t total = head.size();
+  if (total > limit) return too_large(limit);
+  std::size_t in_last = kBlock;  // bytes used in the last block
+  // Small inputs and regular files: one buffer, no join. Bytes already read come first.
+  std::string first = std::move(head);
+  std::size_t used = first.size();
+  if (used == 0) first.resize(std::min(size_hint > 0 ? size_hint + 1 : kFirstChunk, limit == SIZE_MAX ? limit : limit + 1));
   while (true) {
-    if (used == out.size()) {
-      if (out.size() >= cap) break;
-      out.resize(std::min(cap, std::max(out.size() * 2, kFirstChunk)));
+    char* dst;
+    std::size_t room;
+    if (used < first.size()) {
+      dst = first.data() + used;
+      room = first.size() - used;
+    } else {
+      if (in_last == kBlock) {
+        blocks.push_back(std::make_unique<Block>());
+        in_last = 0;
+      }
+      dst = blocks.back()->data() + in_last;
+      room = kBlock - in_last;
     }
-    const ssize_t n = ::read(fd, out.data() + used, out.size() - used);
+    const ssize_t n = ::read(fd, dst, room);
     if (n < 0) {
       if (errno == EINTR) continue;
       return io_error(errno);
     }
     if (n == 0) break;
-    used += static_cast<std::size_t>(n);
+    const auto got = static_cast<std::size_t>(n);
+    total += got;
+    if (total > limit) return too_large(limit);  // stop reading: the rest is never looked at
+    if (used < first.size()) {
+      used += got;
+    } else {
+      in_last += got;
+    }
   }
-  if (used > limit) return too_large(limit);
-  out.resize(used);
-  out.shrink_to_fit();
+  if (blocks.empty()) {
+    first.resize(used);
+    first.shrink_to_fit();
+    return first;
+  }
+  std::string out;
+  out.reserve(total);
+  out.append(first.data(), used);
+  std::string().swap(first);
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    out.append(blocks[b]->data(), b + 1 == blocks.size() ? in_last : kBlock);
+    blocks[b].reset();
+  }
   return out;
 }
 
@@ -55,14 +111,14 @@ std::string too_large_message(std::size_t limit) {
          " bytes); raise the limit with --max-input BYTES";
 }
 
-std::expected<std::string, ReadError> read_fd_limited(int fd, std::size_t limit) {
+std::expected<std::string, ReadError> read_fd_limited(int fd, std::size_t limit, std::string head) {
   struct stat st {};
   std::size_t hint = 0;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+  if (head.empty() && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
     hint = static_cast<std::size_t>(st.st_size);
     if (hint > limit) return too_large(limit);
   }
-  return read_all(fd, limit, hint);
+  return read_all(fd, limit, hint, std::move(head));
 }
 
 std::expected<std::string, ReadError> read_file_limited(const std::string& path, std::size_t limit) {

@@ -14,9 +14,11 @@ struct ReadError {
 };
 
 /// Reads everything from `fd` (not closed), keeping at most `limit` bytes. Stops reading as
-/// soon as the input proves larger (one byte past the limit), so a endless or huge stream
-/// costs at most `limit` bytes of memory. Retries on EINTR.
-std::expected<std::string, ReadError> read_fd_limited(int fd, std::size_t limit);
+/// soon as the input proves larger (one byte past the limit), so an endless or huge stream
+/// costs at most `limit` bytes of memory (plus 1 MiB), never twice that. Retries on EINTR.
+/// `head`: bytes already read from `fd` (a sniffed beginning); they count toward the limit and
+/// start the result.
+std::expected<std::string, ReadError> read_fd_limited(int fd, std::size_t limit, std::string head = {});
 
 /// Opens `path` and reads it like read_fd_limited; a regular file larger than `limit` is
 /// refused from its size alone, without reading it.

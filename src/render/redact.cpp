@@ -17,7 +17,9 @@ constexpr std::size_t kSessionIdKept = 8;
 
 bool g_redaction = true;
 
-char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+// ASCII only, as std::tolower/isalnum/isspace in the "C" locale the program runs in, but inline:
+// redact() runs over every string printed (docs/performance.md).
+char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
 std::string lowered(std::string_view s) {
   std::string out(s);
@@ -25,8 +27,8 @@ std::string lowered(std::string_view s) {
   return out;
 }
 
-bool is_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
-bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+bool is_alnum(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 /// `s` at `i` starts with the lower-case `word`, compared case-insensitively.
 bool lower_at(std::string_view s, std::size_t i, std::string_view word) {
@@ -37,20 +39,34 @@ bool lower_at(std::string_view s, std::size_t i, std::string_view word) {
   return true;
 }
 
-/// Where a credential value that starts at `i` ends in free text.
+/// Where a credential value that starts at `i` ends in free text. A backslash ends it too:
+/// tokens and cookie values never hold one (RFC 6750 b64token, RFC 6265 cookie-octet), and
+/// error messages print line ends as `\r\n`.
 std::size_t token_end(std::string_view s, std::size_t i) {
   while (i < s.size() && !is_space(s[i]) && s[i] != '"' && s[i] != '\'' && s[i] != ',' && s[i] != '&' &&
-         s[i] != ';' && s[i] != '#')
+         s[i] != ';' && s[i] != '#' && s[i] != '\\')
     ++i;
   return i;
 }
 
-/// Where the rest of a `Name: value` line ends in free text (before CR or LF, or a `\r`/`\n`
-/// escape as error messages print them).
-std::size_t line_end(std::string_view s, std::size_t i) {
-  while (i < s.size() && s[i] != '\r' && s[i] != '\n' && !(s[i] == '\\' && i + 1 < s.size() && (s[i + 1] == 'r' || s[i + 1] == 'n')))
-    ++i;
-  return i;
+/// Where the `name=value; name=value` pairs of a cookie list that starts at `i` end in free text.
+std::size_t cookie_list_end(std::string_view s, std::size_t i) {
+  std::size_t end = i;
+  while (true) {
+    std::size_t j = end;
+    while (j < s.size() && s[j] != '=' && s[j] != ';' && !is_space(s[j]) && s[j] != '\\') ++j;
+    if (j == end || j >= s.size() || s[j] != '=') return end;
+    end = token_end(s, j + 1);
+    std::size_t next = end;
+    if (next >= s.size() || s[next] != ';') return end;
+    ++next;
+    while (next < s.size() && s[next] == ' ') ++next;
+    // another pair follows only if a `name=` comes next (Set-Cookie attributes stay visible)
+    std::size_t k = next;
+    while (k < s.size() && s[k] != '=' && s[k] != ';' && !is_space(s[k])) ++k;
+    if (k == next || k >= s.size() || s[k] != '=') return end;
+    end = next;
+  }
 }
 
 /// `value` with at most its first 8 bytes kept (never cutting a UTF-8 sequence), then "…".
@@ -153,8 +169,38 @@ std::string redact(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   static constexpr std::string_view kSchemes[] = {"bearer ", "basic "};
+  // The first two letters (lower case) of every word looked for: at a byte where none starts,
+  // none of the checks below can fire, so the loop copies up to the next such byte.
+  using Pairs = std::array<bool, 128 * 128>;
+  auto pairs_of = [](auto&&... lists) {
+    Pairs t{};
+    auto mark = [&](std::string_view w) { t[static_cast<std::size_t>(w[0]) * 128 + static_cast<std::size_t>(w[1])] = true; };
+    (..., [&] {
+      for (std::string_view w : lists) mark(w);
+    }());
+    return t;
+  };
+  static const Pairs kWordPairs = pairs_of(kSchemes, kSecretHeaders, kParams, std::array<std::string_view, 1>{"mcp-session-id:"});
+  static const Pairs kMemberPairs = [] {
+    std::array<std::string_view, kJsonMembers.size()> names{};
+    for (std::size_t k = 0; k < names.size(); ++k) names[k] = kJsonMembers[k].substr(1);  // without the quote
+    Pairs t{};
+    for (std::string_view w : names) t[static_cast<std::size_t>(w[0]) * 128 + static_cast<std::size_t>(w[1])] = true;
+    return t;
+  }();
+  auto pair_at = [&s](const Pairs& t, std::size_t i) {
+    if (i + 1 >= s.size()) return false;
+    const auto a = static_cast<unsigned char>(lower(s[i]));
+    const auto b = static_cast<unsigned char>(lower(s[i + 1]));
+    return a < 128 && b < 128 && t[a * 128u + b];
+  };
+  auto word_at = [&](std::size_t i) { return (i == 0 || !is_alnum(s[i - 1])) && pair_at(kWordPairs, i); };
+  auto interesting = [&](std::size_t i) {
+    return word_at(i) || (s[i] == '"' && pair_at(kMemberPairs, i + 1)) ||
+           (s[i] == ':' && i + 2 < s.size() && s[i + 1] == '/' && s[i + 2] == '/');
+  };
   for (std::size_t i = 0; i < s.size();) {
-    const bool boundary = i == 0 || !is_alnum(s[i - 1]);
+    const bool boundary = word_at(i);
     bool done = false;
     if (boundary) {
       // `Bearer <token>`, `Basic <credentials>`
@@ -171,15 +217,35 @@ std::string redact(std::string_view s) {
         }
         break;
       }
-      // `Authorization: ...`, `Cookie: ...` printed in text: the rest of that line.
+      // `Authorization: <scheme> <credentials>`, `Cookie: a=b; c=d`, `X-API-Key: <key>` printed
+      // in text: the credentials (the scheme and the cookie names stay).
       for (std::size_t k = 0; !done && k < kSecretHeaders.size(); ++k) {
         if (!lower_at(s, i, kSecretHeaders[k])) continue;
-        std::size_t start = i + kSecretHeaders[k].size();
+        const std::string_view header = kSecretHeaders[k];
+        std::size_t start = i + header.size();
         while (start < s.size() && s[start] == ' ') ++start;
-        const std::size_t end = line_end(s, start);
         out.append(s.substr(i, start - i));
-        out += kRedacted;
-        i = end;
+        if (header.ends_with("cookie:")) {
+          const std::size_t end = cookie_list_end(s, start);
+          if (end > start) {
+            out += redact_header(header.substr(0, header.size() - 1), s.substr(start, end - start));
+            i = end;
+          } else {
+            out += kRedacted;
+            i = token_end(s, start);
+          }
+        } else {
+          std::size_t cred = start;
+          if (header.ends_with("authorization:")) {
+            // a scheme word and a space, then the credentials
+            std::size_t w = start;
+            while (w < s.size() && std::isalpha(static_cast<unsigned char>(s[w]))) ++w;
+            if (w > start && w + 1 < s.size() && s[w] == ' ' && !is_space(s[w + 1])) cred = w + 1;
+          }
+          out.append(s.substr(start, cred - start));
+          out += kRedacted;
+          i = token_end(s, cred);
+        }
         done = true;
       }
       // `Mcp-Session-Id: <id>`: shortened.
@@ -236,7 +302,13 @@ std::string redact(std::string_view s) {
         done = true;
       }
     }
-    if (!done) out += s[i++];
+    if (!done) {
+      // Copy up to the next byte where one of the checks above could fire.
+      std::size_t j = i + 1;
+      while (j < s.size() && !interesting(j)) ++j;
+      out.append(s, i, j - i);
+      i = j;
+    }
   }
   return out;
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <optional>
 
 #include "mcptriage/http.hpp"
@@ -33,23 +34,41 @@ std::string base64(std::string_view bytes) {
   return out;
 }
 
-/// `"key":"value"` for a string field (redacted, RFC 8259 escaped); `null` for an empty value
-/// when `null_if_empty`. A value that is not UTF-8 is shown with U+FFFD and followed by a
+/// Appends `"key":"value"` for a string field (redacted, RFC 8259 escaped); `null` for an empty
+/// value when `null_if_empty`. A value that is not UTF-8 is shown with U+FFFD and followed by a
 /// sibling `"key_bytes":"<base64 of the raw bytes>"` (docs/output.md, lossless bytes).
-std::string kv(std::string_view key, std::string_view value, bool null_if_empty = false) {
-  std::string out = fmt::format("\"{}\":", key);
-  if (null_if_empty && value.empty()) return out + "null";
+void append_kv(std::string& out, std::string_view key, std::string_view value, bool null_if_empty = false) {
+  out += '"';
+  out += key;
+  out += "\":";
+  if (null_if_empty && value.empty()) {
+    out += "null";
+    return;
+  }
   const std::string shown = redact(value);
-  out += "\"" + json_escape(shown) + "\"";
-  if (!is_valid_utf8(shown)) out += fmt::format(",\"{}_bytes\":\"{}\"", key, base64(shown));
-  return out;
+  out += '"';
+  out += json_escape(shown);
+  out += '"';
+  if (!is_valid_utf8(shown)) {
+    out += ",\"";
+    out += key;
+    out += "_bytes\":\"";
+    out += base64(shown);
+    out += '"';
+  }
 }
 
-std::string kv_id(std::string_view key, const std::optional<JsonRpcId>& id) {
-  if (!id) return fmt::format("\"{}\":null", key);
-  if (id->kind == JsonRpcId::Kind::string) return kv(key, id->text);
-  // raw JSON (a float, object...) when not a valid id
-  return fmt::format("\"{}\":{}", key, id->kind == JsonRpcId::Kind::other ? id->text : id->to_json());
+void append_kv_id(std::string& out, std::string_view key, const std::optional<JsonRpcId>& id) {
+  if (id && id->kind == JsonRpcId::Kind::string) return append_kv(out, key, id->text);
+  out += '"';
+  out += key;
+  out += "\":";
+  if (!id) {
+    out += "null";
+  } else {
+    // raw JSON (a float, object...) when not a valid id
+    out += id->kind == JsonRpcId::Kind::other ? id->text : id->to_json();
+  }
 }
 
 /// Display width of UTF-8 text in columns (one per code point; good enough for alignment).
@@ -76,48 +95,81 @@ std::string_view color_of(Outcome o) {
 }  // namespace
 
 std::string render_jsonl(const Record& r) {
+  // One buffer, appended to in order: this runs once per exchange (docs/performance.md).
   const Classification& c = r.c;
   std::string out;
-  out.reserve(512);
-  out += fmt::format("{{\"schema\":{},{},{},\"outcome\":\"{}\",\"layer\":\"{}\",", kSchemaVersion,
-                     kv("source", r.source), kv("format", r.format), to_string(c.outcome), to_string(c.layer));
-  out += fmt::format("{},{},{},", kv("reason", c.reason), kv("detail", c.detail), kv("pointer", c.pointer, true));
-  out += fmt::format("\"http\":{{\"status\":{},{},\"transport_captured\":{}}},", c.http_status,
-                     kv("content_type", c.content_type, true), c.transport_captured);
-  out += fmt::format("\"jsonrpc\":{{{},{},\"id_checked\":{},\"error\":", kv_id("id", c.response_id),
-                     kv_id("request_id", c.request_id), c.id_checked);
+  out.reserve(1024);
+  auto put = [&out](auto&&... parts) { (out.append(std::string_view(parts)), ...); };
+  auto num = [&out](auto value) { fmt::format_to(std::back_inserter(out), "{}", value); };
+  auto boolean = [](bool b) { return b ? std::string_view("true") : std::string_view("false"); };
+  put("{\"schema\":");
+  num(kSchemaVersion);
+  put(",");
+  append_kv(out, "source", r.source);
+  put(",");
+  append_kv(out, "format", r.format);
+  put(",\"outcome\":\"", to_string(c.outcome), "\",\"layer\":\"", to_string(c.layer), "\",");
+  append_kv(out, "reason", c.reason);
+  put(",");
+  append_kv(out, "detail", c.detail);
+  put(",");
+  append_kv(out, "pointer", c.pointer, true);
+  put(",\"http\":{\"status\":");
+  num(c.http_status);
+  put(",");
+  append_kv(out, "content_type", c.content_type, true);
+  put(",\"transport_captured\":", boolean(c.transport_captured), "},\"jsonrpc\":{");
+  append_kv_id(out, "id", c.response_id);
+  put(",");
+  append_kv_id(out, "request_id", c.request_id);
+  put(",\"id_checked\":", boolean(c.id_checked), ",\"error\":");
   if (c.error_code) {
-    out += fmt::format("{{\"code\":{},{}}}}},", *c.error_code, kv("message", c.error_message));
+    put("{\"code\":");
+    num(*c.error_code);
+    put(",");
+    append_kv(out, "message", c.error_message);
+    put("}},");
   } else {
-    out += "null},";
+    put("null},");
   }
-  out += fmt::format("{},\"method_source\":\"{}\",\"notification\":{},{},", kv("method", c.method, true),
-                     to_string(c.method_source), c.notification, kv("result_type", c.result_type, true));
-  out += fmt::format("{},{},", kv("protocol_version", c.protocol_version, true),
-                     kv("protocol_version_source", c.protocol_version_source, true));
+  append_kv(out, "method", c.method, true);
+  put(",\"method_source\":\"", to_string(c.method_source), "\",\"notification\":", boolean(c.notification), ",");
+  append_kv(out, "result_type", c.result_type, true);
+  put(",");
+  append_kv(out, "protocol_version", c.protocol_version, true);
+  put(",");
+  append_kv(out, "protocol_version_source", c.protocol_version_source, true);
+  put(",");
   if (http::media_type(c.content_type) == "text/event-stream" || r.format == "bare-sse") {
-    out += fmt::format("\"stream\":{{\"events\":{},\"resumable\":{},\"retry_ms\":{}}},", c.sse_events,
-                       c.resumable ? (*c.resumable ? "true" : "false") : "null",
-                       c.stream_retry_ms ? std::to_string(*c.stream_retry_ms) : std::string("null"));
+    put("\"stream\":{\"events\":");
+    num(c.sse_events);
+    put(",\"resumable\":", c.resumable ? boolean(*c.resumable) : std::string_view("null"), ",\"retry_ms\":");
+    if (c.stream_retry_ms) num(*c.stream_retry_ms);
+    else put("null");
+    put("},");
   } else {
-    out += "\"stream\":null,";
+    put("\"stream\":null,");
   }
-  out += fmt::format("\"retry\":{{\"advice\":\"{}\",{},\"after_ms\":{}}},", to_string(c.retry.advice),
-                     kv("detail", c.retry.text), c.retry.after_ms ? std::to_string(*c.retry.after_ms) : std::string("null"));
+  put("\"retry\":{\"advice\":\"", to_string(c.retry.advice), "\",");
+  append_kv(out, "detail", c.retry.text);
+  put(",\"after_ms\":");
+  if (c.retry.after_ms) num(*c.retry.after_ms);
+  else put("null");
+  put("},");
   // warnings, and `warnings_bytes` (null for each UTF-8 warning) only when one is not UTF-8
   std::string bytes;
   bool any_bytes = false;
-  out += "\"warnings\":[";
+  put("\"warnings\":[");
   for (std::size_t i = 0; i < c.warnings.size(); ++i) {
     const std::string shown = redact(c.warnings[i]);
     const bool valid = is_valid_utf8(shown);
     any_bytes = any_bytes || !valid;
-    out += (i ? ",\"" : "\"") + json_escape(shown) + "\"";
+    put(i ? ",\"" : "\"", json_escape(shown), "\"");
     bytes += (i ? "," : "") + (valid ? std::string("null") : "\"" + base64(shown) + "\"");
   }
-  out += "]";
-  if (any_bytes) out += ",\"warnings_bytes\":[" + bytes + "]";
-  out += "}";
+  put("]");
+  if (any_bytes) put(",\"warnings_bytes\":[", bytes, "]");
+  put("}");
   return out;
 }
 

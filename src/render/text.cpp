@@ -51,7 +51,16 @@ std::string json_escape(std::string_view s) {
             out += kHex[c >> 4];
             out += kHex[c & 0xF];
           } else {
-            out += static_cast<char>(c);
+            // A run of printable ASCII that needs no escape, copied at once.
+            std::size_t j = i + 1;
+            while (j < s.size()) {
+              const auto d = static_cast<unsigned char>(s[j]);
+              if (d < 0x20 || d >= 0x7F || d == '"' || d == '\\') break;
+              ++j;
+            }
+            out.append(s, i, j - i);
+            i = j;
+            continue;
           }
       }
       ++i;

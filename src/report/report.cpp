@@ -29,9 +29,9 @@ std::vector<std::string> split(std::string_view s, char sep) {
   return out;
 }
 
-/// XML 1.0 text/attribute escaping; characters XML 1.0 cannot carry become U+FFFD.
+/// XML 1.0 text/attribute escaping, after redact(); characters XML 1.0 cannot carry become U+FFFD.
 std::string xml_escape(std::string_view raw) {
-  const std::string s = to_valid_utf8(raw);
+  const std::string s = to_valid_utf8(redact(raw));  // credentials never reach a report
   std::string out;
   out.reserve(s.size());
   for (char ch : s) {

@@ -37,6 +37,7 @@ FAIL=0
 SUMMARIZED=
 cleanup() {
   local rc=$?
+  har_stop_proxy
   rs_stop_server
   if [[ -z $SUMMARIZED ]]; then
     echo "# stopped early (exit $rc); work folder kept: $WORK" >&2
@@ -57,6 +58,58 @@ summary() {
   echo "$PASS passed, $FAIL failed"
 }
 
+# --- a HAR of a real session, recorded by har_proxy.cjs (loopback) -----------------------
+# The proxy forwards to the server and writes $WORK/session.har; it answers the first echo
+# call with an injected 503 and the first toggle-simulated-logging call with a 502, so the
+# session holds a safe (readOnlyHint) and an unsafe (not idempotent) replay.
+HAR=$WORK/session.har
+HAR_PROXY_PID=
+HAR_PROXY_URL=
+har_stop_proxy() {
+  local pid=$HAR_PROXY_PID i
+  [[ -n $pid ]] || return 0
+  HAR_PROXY_PID=
+  kill -TERM "$pid" 2>/dev/null || true
+  for ((i = 0; i < 50; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
+# har_post JSON: one POST through the proxy with the session headers once known.
+har_post() {
+  local -a h=(-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream')
+  [[ -z ${HAR_SESSION_ID:-} ]] || h+=(-H "Mcp-Session-Id: $HAR_SESSION_ID")
+  [[ -z ${RS_PROTOCOL_VERSION:-} || -z ${HAR_SESSION_ID:-} ]] || h+=(-H "MCP-Protocol-Version: $RS_PROTOCOL_VERSION")
+  curl -sS -o /dev/null -D "$WORK/har-last.headers" --max-time "$RS_CURL_MAX_TIME" -X POST "$HAR_PROXY_URL/mcp" \
+    "${h[@]}" --data-binary "$1" 2>>"$WORK/har-curl.stderr" || true
+}
+har_record_session() {
+  local i
+  node "$RS_DIR/har_proxy.cjs" --target "$RS_URL" --har "$HAR" \
+    --fail tools/call:echo:503 --fail tools/call:toggle-simulated-logging:502 >"$WORK/proxy.log" 2>&1 &
+  HAR_PROXY_PID=$!
+  for ((i = 0; i < 100; i++)); do
+    HAR_PROXY_URL=$(sed -n 's/^listening on \(127\.0\.0\.1:[0-9]*\)$/http:\/\/\1/p' "$WORK/proxy.log")
+    [[ -z $HAR_PROXY_URL ]] || break
+    kill -0 "$HAR_PROXY_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  [[ -n $HAR_PROXY_URL ]] || return 1
+  HAR_SESSION_ID=
+  har_post "$(cat "$RS_REQ_DIR/initialize.request.json")"
+  HAR_SESSION_ID=$(tr -d '\r' <"$WORK/har-last.headers" | awk -F': ' 'tolower($1) == "mcp-session-id" {print $2; exit}')
+  har_post '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+  har_post '{"jsonrpc":"2.0","id":2,"method":"tools/list"}'
+  curl -s -o /dev/null --max-time 5 "$HAR_PROXY_URL/favicon.ico" || true   # a browser's extra request
+  har_post '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"message":"again?"},"_meta":{"progressToken":"p3"}}}'
+  har_post '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"message":"again?"},"_meta":{"progressToken":"p4"}}}'
+  har_post '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"toggle-simulated-logging","arguments":{}}}'
+  har_post '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"toggle-simulated-logging","arguments":{}}}'
+  har_post '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get-structured-content","arguments":{"location":"Chicago"}}}'
+  curl -s -o /dev/null --max-time 5 -X DELETE "$HAR_PROXY_URL/mcp" -H "Mcp-Session-Id: $HAR_SESSION_ID" || true
+  har_stop_proxy
+  [[ -s $HAR ]]
+}
+
 # --- server and session ----------------------------------------------------------------
 rs_start_server "$WORK"
 echo "# server-everything pid $RS_PID at $RS_URL"
@@ -66,6 +119,8 @@ if ! rs_session "$CAP"; then
   summary
   exit 1
 fi
+HAR_RECORDED=0
+if har_record_session; then HAR_RECORDED=1; fi
 rs_stop_server   # every capture is on disk; nothing needs the server now
 echo "# session $RS_SESSION_ID, protocol version ${RS_PROTOCOL_VERSION:-?}; server stopped"
 
@@ -218,6 +273,48 @@ field .layer '"transport"'
 field .http.status 400
 holds 'http.content_type is application/json' '.http.content_type | ascii_downcase | startswith("application/json")'
 holds 'retry advice is given' '(.retry.advice // null) != null'
+
+# --- mcptriage on the recorded HAR: one record per MCP exchange, skipped entries, summary ---
+if ((HAR_RECORDED == 1)); then ok "har: the proxy recorded $(jq '.log.entries | length' "$HAR" 2>/dev/null) entries"
+else not_ok "har: the proxy recorded the session" "$(one_line "$WORK/proxy.log") $(one_line "$WORK/har-curl.stderr" 2>/dev/null)"; fi
+rc=0
+"$BIN" --format jsonl -q "$HAR" >"$RES/har.jsonl" 2>"$RES/har.stderr" || rc=$?
+if ((rc == 0)); then ok "har: mcptriage exits 0"
+else not_ok "har: mcptriage exits 0" "exit $rc: $(one_line "$RES/har.stderr")"; fi
+HARS=$(jq -s -c . <"$RES/har.jsonl" 2>/dev/null) || HARS=
+# har_holds DESCRIPTION JQ_EXPR: true of the array of all records ($x: exchange records only).
+har_holds() {
+  local label="har: $1"
+  if [[ -z $HARS ]]; then not_ok "$label" "no records"; return 0; fi
+  if jq -e "[.[] | select(.kind == null)] as \$x | $2" <<<"$HARS" >/dev/null 2>&1; then ok "$label"
+  else not_ok "$label" "records: $(jq -c "[.[] | if .kind then [.kind, .reason // .entries] else [.source, .outcome, .reason] end]" <<<"$HARS" | head -c 600)"; fi
+}
+har_holds "every line is a record of format har" 'all(.[]; .format == "har")'
+har_holds "the favicon and the DELETE are skipped (not_mcp, session_end), not classified" \
+  '[.[] | select(.kind == "skipped") | .reason] == ["not_mcp", "session_end"]'
+har_holds "outcomes in order: RPC_SUCCESS ACCEPTED RPC_SUCCESS HTTP_ERROR TOOL_SUCCESS HTTP_ERROR TOOL_SUCCESS TOOL_SUCCESS" \
+  '[$x[].outcome] == ["RPC_SUCCESS","ACCEPTED","RPC_SUCCESS","HTTP_ERROR","TOOL_SUCCESS","HTTP_ERROR","TOOL_SUCCESS","TOOL_SUCCESS"]'
+har_holds "request context from the HAR: method_source request, every response id checked against its request" \
+  'all($x[]; .method_source == "request") and all($x[] | select(.jsonrpc.id != null); .jsonrpc.id_checked)'
+har_holds "POST sequence: post_index 1..8, statuses so far [200,202,200,503,200,502,200,200]" \
+  '[$x[].session.post_index] == [1,2,3,4,5,6,7,8] and $x[-1].session.http_statuses == [200,202,200,503,200,502,200,200]'
+har_holds "the injected 503 is HTTP_ERROR service_unavailable on tools/call" \
+  '$x[3].http.status == 503 and $x[3].reason == "service_unavailable" and $x[3].method == "tools/call"'
+har_holds "the echo call sent again is a replay of the 503, safe by readOnlyHint, who retried unknown" \
+  '$x[4].session.replay_of.source == $x[3].source and $x[4].session.replay_of.safety == "safe" and
+   ($x[4].session.replay_of.decided_by | startswith("readOnlyHint: true")) and $x[4].session.replay_of.who_retried == "unknown"
+   and $x[4].session.replay_of.same_id == false'
+har_holds "the toggle call sent again is a replay of the 502, unsafe (idempotentHint false)" \
+  '$x[6].session.replay_of.source == $x[5].source and $x[6].session.replay_of.safety == "unsafe" and
+   ($x[6].session.replay_of.decided_by | contains("idempotentHint false"))'
+har_holds "get-structured-content: structuredContent checked against its outputSchema, TOOL_SUCCESS" \
+  '$x[7].session.schema_checked == true and $x[7].outcome == "TOOL_SUCCESS"'
+har_holds "one session summary, last: 10 entries, 2 skipped, first failure the 503, 2 replays, all answered, no findings" \
+  '(.[-1] | .kind == "session_summary" and .entries == 10 and .skipped == 2 and .first_failure.http_status == 503
+    and .first_failure.method == "tools/call" and (.replays | length) == 2 and .never_answered == [] and .findings == {})
+   and ([.[] | select(.kind == "session_summary")] | length) == 1'
+echo "# mcptriage --format table over the recorded HAR:"
+"$BIN" --format table --color never -q "$HAR" 2>&1 | sed 's/^/# /' || true
 
 # --- for humans: the whole session as a table -------------------------------------------
 echo "# mcptriage --format table over this run's captures:"

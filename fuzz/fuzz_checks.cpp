@@ -1,0 +1,149 @@
+// Property checks shared by the fuzz targets (see fuzz_checks.hpp).
+#include "fuzz_checks.hpp"
+
+#include <simdjson.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "mcptriage/http.hpp"
+#include "mcptriage/sse.hpp"
+
+namespace fuzzcheck {
+
+using mcptriage::BodyState;
+using mcptriage::Outcome;
+
+namespace {
+
+constexpr long long kNow = 1796083200;  // fixed clock: determinism across runs
+
+bool parses_as_json(std::string_view text) {
+  simdjson::dom::parser parser;
+  simdjson::padded_string padded(text);
+  simdjson::dom::element root;
+  return parser.parse(padded).get(root) == simdjson::SUCCESS;
+}
+
+/// The stream delivered (at least) one complete event whose data is a JSON-RPC response
+/// object (a `result` or `error` member and no `method`) or a batch array.
+bool stream_has_response(std::string_view body) {
+  const mcptriage::sse::Stream stream = mcptriage::sse::parse(body);
+  simdjson::dom::parser parser;
+  for (const auto& ev : stream.events) {
+    simdjson::padded_string padded(ev.data);
+    simdjson::dom::element root;
+    if (parser.parse(padded).get(root) != simdjson::SUCCESS) continue;
+    if (root.is_array()) return true;
+    simdjson::dom::object obj;
+    if (root.get(obj) != simdjson::SUCCESS) continue;
+    simdjson::dom::element ignored;
+    const bool has_method = obj.at_key("method").get(ignored) == simdjson::SUCCESS;
+    const bool has_result = obj.at_key("result").get(ignored) == simdjson::SUCCESS;
+    if (!has_method && has_result) return true;
+  }
+  return false;
+}
+
+bool all_space(std::string_view s) {
+  for (char ch : s) {
+    if (ch != ' ' && ch != '\t' && ch != '\r' && ch != '\n') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void fail(std::string_view what, std::string_view detail) {
+  std::string shown = mcptriage::escape_terminal(detail.substr(0, 400));
+  std::fprintf(stderr, "\n*** fuzz property violated: %.*s\n    %s\n", static_cast<int>(what.size()),
+               what.data(), shown.c_str());
+  std::abort();
+}
+
+bool is_success(Outcome o) {
+  return o == Outcome::TOOL_SUCCESS || o == Outcome::RPC_SUCCESS || o == Outcome::ACCEPTED;
+}
+
+void check_classification(const mcptriage::Exchange& ex, const mcptriage::Classification& c) {
+  if (c.reason.empty()) fail("empty reason", to_string(c.outcome));
+  if (c.layer != mcptriage::layer_of(c.outcome)) fail("layer does not match the outcome", c.reason);
+  if (is_success(c.outcome) != (c.retry.advice == mcptriage::Advice::none)) {
+    fail("retry advice 'none' must go with success and only with it", c.reason);
+  }
+  if (!is_success(c.outcome)) return;
+
+  const mcptriage::Response& r = ex.response;
+  const std::string what = std::string(to_string(c.outcome)) + " (" + c.reason + ")";
+  if (r.status < 200 || r.status > 299) fail("success on a non-2xx status", what);
+  if (r.body_state == BodyState::absent || r.body_state == BodyState::not_captured) {
+    fail("success without a captured body", what);
+  }
+  if (c.outcome == Outcome::ACCEPTED) {
+    if (r.status != 202) fail("ACCEPTED on a status other than 202", what);
+    if (!all_space(r.body)) fail("ACCEPTED with a body", r.body);
+    if (r.body_state != BodyState::complete) fail("ACCEPTED although the capture was cut short", what);
+    return;
+  }
+  const std::string media = mcptriage::http::media_type(c.content_type);
+  const bool sse_route = r.transport_captured ? media == "text/event-stream" : ex.format == "bare-sse";
+  if (sse_route) {
+    // A stream cut short after it delivered its response is classified by that response
+    // (shared/classification.md, SSE); without a delivered response it never succeeds.
+    if (!stream_has_response(r.body)) fail("success on a stream without a delivered response", what);
+    return;
+  }
+  if (r.body_state == BodyState::truncated) fail("success on a body that was cut short", what);
+  if (!parses_as_json(r.body)) fail("success on a body that does not parse as JSON", r.body);
+}
+
+void check_jsonl_line(std::string_view line) {
+  if (!simdjson::validate_utf8(line.data(), line.size())) fail("JSONL line is not valid UTF-8", line);
+  if (line.find('\n') != std::string_view::npos) fail("JSONL line holds a raw newline", line);
+  simdjson::dom::parser parser;
+  simdjson::padded_string padded(line);
+  simdjson::dom::element root;
+  if (parser.parse(padded).get(root) != simdjson::SUCCESS) fail("JSONL line is not valid JSON", line);
+  if (!root.is_object()) fail("JSONL line is not an object", line);
+}
+
+void check_table(std::string_view table, bool color) {
+  std::string text(table);
+  if (color) {
+    for (std::string_view code : {"\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[0m"}) {
+      for (std::size_t at = text.find(code); at != std::string::npos; at = text.find(code, at)) {
+        text.erase(at, code.size());
+      }
+    }
+  }
+  if (!simdjson::validate_utf8(text.data(), text.size())) fail("table is not valid UTF-8", text);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto u = static_cast<unsigned char>(text[i]);
+    if ((u < 0x20 && u != '\n') || u == 0x7f) fail("table holds a control byte", text.substr(i, 40));
+    if (u == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) < 0xa0) {
+      fail("table holds a C1 control", text.substr(i, 40));
+    }
+  }
+}
+
+std::vector<mcptriage::Record> classify_checked(const mcptriage::Exchange& ex,
+                                                const mcptriage::ContextFlags& flags) {
+  const auto first = mcptriage::classify(ex, flags, kNow);
+  const auto second = mcptriage::classify(ex, flags, kNow);
+  if (first.empty()) fail("classify returned no record", ex.source);
+  if (first.size() != second.size()) fail("classify is not deterministic (record count)", ex.source);
+  std::vector<mcptriage::Record> records;
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    check_classification(ex, first[i]);
+    mcptriage::Record a{ex.source, ex.format, first[i]};
+    mcptriage::Record b{ex.source, ex.format, second[i]};
+    const std::string line = mcptriage::render_jsonl(a);
+    if (line != mcptriage::render_jsonl(b)) fail("classify is not deterministic (JSONL differs)", line);
+    check_jsonl_line(line);
+    records.push_back(std::move(a));
+  }
+  return records;
+}
+
+}  // namespace fuzzcheck

@@ -1,0 +1,208 @@
+// Sessions: the exchanges of one capture read in order. Request/response pairing by id, the
+// POST sequence, replay detection with its safety, outputSchema checks, and a summary.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <expected>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mcptriage/classify.hpp"
+#include "mcptriage/exchange.hpp"
+
+namespace mcptriage {
+
+/// A tool definition from a `tools/list` result (MCP 2025-06-18+ schema `Tool`): what replay
+/// safety and output checks need. Annotation hints are nullopt when absent (the schema's
+/// defaults then apply: readOnlyHint false, destructiveHint true, idempotentHint false).
+struct ToolDefinition {
+  std::string name;
+  std::optional<bool> read_only_hint;    ///< `annotations.readOnlyHint`
+  std::optional<bool> destructive_hint;  ///< `annotations.destructiveHint`
+  std::optional<bool> idempotent_hint;   ///< `annotations.idempotentHint`
+  std::optional<std::string> output_schema;  ///< `outputSchema` as JSON text, when an object
+  std::string source;                    ///< record source of the tools/list that defined it
+};
+
+/// What the session analysis needs of one exchange, extracted where the exchange is at hand
+/// (a worker thread) so that the analysis itself can run later on owned data. Pure data.
+struct SessionFacts {
+  std::optional<Skip> skipped;       ///< the entry was not classified (Exchange::skipped)
+  std::string http_method;           ///< request method ("" when the capture has no request line)
+  int http_status = 0;               ///< response status (0: no response)
+  bool transport_captured = true;
+  std::string session_id;            ///< the request's `Mcp-Session-Id` ("" when none)
+  bool request_captured = false;     ///< the capture holds the JSON-RPC request body
+  std::optional<std::string> request_id;  ///< request `id` as minified JSON text (`1`, `"a"`)
+  std::string method;                ///< request `method` ("" when unknown)
+  bool notification = false;         ///< a JSON-RPC notification (or a client response)
+  std::string params_key;            ///< `params` without `_meta`, canonical JSON (keys sorted);
+                                     ///< longer ones as `#<fnv64>:<length>`; "" when no params
+  std::string tool_name;             ///< `params.name` of a tools/call
+  std::vector<ToolDefinition> tools; ///< the tools of a successful tools/list result
+  std::optional<std::string> structured_content;  ///< tools/call `result.structuredContent` as JSON text
+  bool result_found = false;         ///< the deciding tools/call result was found in the body
+  std::string result_pointer;        ///< JSON Pointer of that result in its message ("/result")
+};
+
+/// Reads the facts of one exchange and its classification records (one, or one per batch
+/// element). Never fails; unreadable parts are left empty.
+SessionFacts extract_session_facts(const Exchange& exchange, const std::vector<Classification>& records);
+
+/// Replay safety (classification.md §Retry advice; MCP `ToolAnnotations`).
+enum class ReplaySafety { safe, unsafe, unknown };
+std::string_view to_string(ReplaySafety s);
+
+/// A request that repeats an earlier one (same method, same params but `_meta`) after that one failed.
+struct Replay {
+  std::string of_source;          ///< record source of the earlier request
+  std::size_t of_entry = 0;       ///< its entry index in the session (0-based)
+  Outcome after = Outcome::HTTP_ERROR;  ///< the earlier request's outcome
+  ReplaySafety safety = ReplaySafety::unknown;
+  std::string decided_by;         ///< the annotation or rule that decided, or why it is unknown
+  std::string who_retried = "unknown";  ///< always "unknown": a capture does not record who sent it
+  bool same_id = false;           ///< the replay reused the earlier request's id
+};
+
+/// One pairing or sequence finding on an entry.
+struct SessionFinding {
+  std::string code;    ///< `unknown_response_id`, `duplicate_request_id`, `duplicate_response_id`,
+                       ///< `null_id_error`, `not_answered`
+  std::string detail;  ///< one line
+};
+
+/// The session annotations of one entry (shared by the records of a batch reply).
+struct SessionAnnotation {
+  std::size_t entry = 0;                   ///< 0-based position of the entry in the capture
+  std::optional<std::size_t> post_index;   ///< 1-based position among the capture's POSTs
+                                           ///< (client messages of a log); nullopt for a GET
+  std::vector<int> http_statuses;          ///< statuses of the POSTs so far, this one included
+                                           ///< (the last kMaxStatuses of them)
+  std::size_t http_statuses_omitted = 0;   ///< earlier statuses left out of http_statuses
+  std::optional<Replay> replay;
+  std::vector<SessionFinding> findings;
+  bool schema_checked = false;             ///< structuredContent was checked against outputSchema
+};
+
+/// A request that never got a JSON-RPC response for its id.
+struct Unanswered {
+  std::string source;
+  std::string method;
+  std::string id;      ///< JSON text of the request id
+  Outcome outcome = Outcome::NOT_CAPTURED;
+  int http_status = 0;
+};
+
+/// The session summary of one capture.
+struct SessionSummary {
+  std::size_t entries = 0;    ///< exchanges and skipped entries
+  std::size_t skipped = 0;
+  std::size_t records = 0;    ///< classification records (batch elements counted apart)
+  std::size_t posts = 0;
+  std::map<std::string, std::size_t> outcomes;         ///< outcome name -> records
+  std::map<std::string, std::size_t> skipped_reasons;  ///< skip reason -> entries
+  std::map<std::string, std::size_t> findings;         ///< finding code -> count
+  struct Failure {
+    std::string source;
+    std::optional<std::size_t> post_index;
+    std::string method;
+    Outcome outcome = Outcome::HTTP_ERROR;
+    std::string reason;
+    int http_status = 0;
+  };
+  std::optional<Failure> first_failure;  ///< the first record with a failing outcome
+  std::vector<Unanswered> never_answered;    ///< at most kMaxListed, in order
+  std::size_t never_answered_omitted = 0;
+  std::vector<std::string> methods_never_answered;  ///< distinct, in order of first appearance
+  std::vector<std::pair<std::string, Replay>> replays;  ///< (replay source, replay), at most kMaxListed
+  std::size_t replays_omitted = 0;
+  std::vector<std::string> notes;            ///< sequence facts in one line each
+};
+
+/// True for outcomes that count as a failure in a session (every error outcome and TOOL_ERROR;
+/// not NOT_CAPTURED, ACCEPTED, INPUT_REQUIRED, TASK_CREATED or the successes).
+bool is_failure(Outcome o);
+
+/// Walks the entries of one capture in order. Feed every entry once, in capture order, with
+/// its records; read summary() at the end. Memory grows with the distinct requests seen
+/// (ids and replay keys), not with the bodies.
+class SessionTracker {
+ public:
+  static constexpr std::size_t kMaxStatuses = 32;
+  static constexpr std::size_t kMaxListed = 100;
+
+  /// `now_unix_seconds` is used for the retry advice of records the schema check rewrites.
+  explicit SessionTracker(long long now_unix_seconds);
+  ~SessionTracker();
+  SessionTracker(SessionTracker&&) noexcept;
+  SessionTracker& operator=(SessionTracker&&) noexcept;
+
+  /// One entry: its facts, and its records (`sources[k]` is the source of `records[k]`).
+  /// A tools/call TOOL_SUCCESS whose structuredContent does not match the tool's outputSchema
+  /// (from an earlier tools/list in the capture) is rewritten in place to INVALID_TOOL_RESULT,
+  /// reason `structured_content_schema_mismatch`, with the pointer of the fault.
+  SessionAnnotation add(const SessionFacts& facts, std::vector<Classification*> records,
+                        const std::vector<std::string>& sources);
+
+  SessionSummary summary() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+/// The whole analysis of one capture at once: `results[i]` are the records of `exchanges[i]`
+/// (empty for skipped entries); they may be rewritten as SessionTracker::add says.
+struct SessionAnalysis {
+  std::vector<SessionAnnotation> entries;  ///< one per exchange
+  SessionSummary summary;
+};
+SessionAnalysis analyze_session(const std::vector<Exchange>& exchanges,
+                                std::vector<std::vector<Classification>>& results, long long now_unix_seconds);
+
+// ---------------------------------------------------------------------------------------------
+// outputSchema checks
+
+/// Where `instance` breaks `schema`: a JSON Pointer into the instance and what is wrong.
+struct SchemaMismatch {
+  std::string pointer;  ///< RFC 6901, relative to the instance ("" for the instance itself)
+  std::string message;
+};
+
+/// Checks `instance_json` against `schema_json` with the subset of JSON Schema documented in
+/// docs/output.md ("outputSchema checks"): type, enum, const, properties, required,
+/// additionalProperties (false or a schema), items (one schema), minItems/maxItems,
+/// minLength/maxLength (code points), minimum/maximum/exclusiveMinimum/exclusiveMaximum,
+/// allOf/anyOf/oneOf/not. Other keywords (`$ref`, `pattern`, `format`, ...) are not checked.
+/// Value: the first mismatch in document order, or nullopt when the instance conforms.
+/// Error (nothing is claimed): a text is not JSON, or the check would take more than a fixed
+/// number of steps (a hostile schema times a hostile instance).
+std::expected<std::optional<SchemaMismatch>, std::string> check_schema(std::string_view schema_json,
+                                                                       std::string_view instance_json);
+
+// ---------------------------------------------------------------------------------------------
+// Rendering (docs/output.md "Sessions")
+
+/// The `"session":{...}` member for an exchange record (without a leading comma).
+std::string render_session_member(const SessionAnnotation& a);
+
+/// Inserts render_session_member(a) as the last member of the JSON object `record_json`.
+std::string with_session_member(std::string record_json, const SessionAnnotation& a);
+
+/// A skipped record: `{"schema":1,"kind":"skipped","skipped":true,"source":...,"format":...,"reason":...,"detail":...}`.
+std::string render_skipped_jsonl(std::string_view source, std::string_view format, const Skip& skip);
+
+/// The summary record: `{"schema":1,"kind":"session_summary","source":INPUT,...}`.
+std::string render_summary_jsonl(std::string_view input, std::string_view format, const SessionSummary& s);
+
+/// Lines for the table view: `session INPUT: ...` then indented skipped, replay and finding lines.
+std::string render_summary_table(std::string_view input, const SessionSummary& s,
+                                 const std::vector<std::pair<std::string, Skip>>& skipped,
+                                 const std::vector<std::pair<std::string, SessionAnnotation>>& notable);
+
+}  // namespace mcptriage

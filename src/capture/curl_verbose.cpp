@@ -1,0 +1,461 @@
+// curl -v reader: `> ` request and `< ` response header lines from curl's stderr, the body from
+// stdout (a separate file, or appended when 2>&1 went into one file). shared/capture-formats.md §2.2.
+#include <simdjson.h>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "capture/readers.hpp"
+#include "mcptriage/http.hpp"
+
+namespace mcptriage::capture {
+
+namespace {
+
+constexpr std::size_t npos = std::string_view::npos;
+constexpr std::size_t kSniffLimit = 64 * 1024;
+
+bool is_ows(char c) { return c == ' ' || c == '\t'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (is_ows(s.front()) || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (is_ows(s.back()) || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+bool is_tchar(char c) {
+  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
+  return std::string_view("!#$%&'*+-.^_`|~").find(c) != npos;
+}
+
+/// `name: value` (RFC 9112 §5.1), value trimmed; nullopt when the line is not a field line.
+std::optional<Header> parse_field(std::string_view line) {
+  std::size_t i = 0;
+  while (i < line.size() && is_tchar(line[i])) ++i;
+  if (i == 0 || i >= line.size() || line[i] != ':') return std::nullopt;
+  return Header{std::string(line.substr(0, i)), std::string(trim(line.substr(i + 1)))};
+}
+
+/// Characters of curl's progress meter rows ("  0     0    0 ... --:--:--     0", "327k").
+bool is_progress_char(char c) {
+  return (c >= '0' && c <= '9') || c == ' ' || c == '.' || c == ':' || c == '-' || c == 'k' || c == 'M' ||
+         c == 'G' || c == 'T' || c == 'P';
+}
+
+/// Removes curl's progress meter from a stderr line: `\r`-separated redraws of the meter, and a
+/// meter row that the next info line was glued to (`...     0*   Trying 127.0.0.1...`).
+std::string_view strip_progress(std::string_view line) {
+  if (line.find("% Total") != npos && line.find("% Received") != npos) return {};
+  if (trim(line).starts_with("Dload") && line.find("Upload") != npos) return {};
+  std::string_view kept;
+  std::size_t start = 0;
+  while (start <= line.size()) {
+    const std::size_t cr = line.find('\r', start);
+    std::string_view seg = line.substr(start, cr == npos ? npos : cr - start);
+    std::size_t i = 0;
+    while (i < seg.size() && is_progress_char(seg[i])) ++i;
+    const bool meter = i >= 40 && seg.substr(0, i).find("--:--:--") != npos;
+    const bool meter_row = i >= 40 && seg.substr(0, i).find(':') != npos;
+    if (i == seg.size() && (meter || meter_row || seg.find_first_not_of(' ') == npos)) {
+      // a whole meter row (or nothing): drop it
+    } else if (meter || meter_row) {
+      kept = seg.substr(i);  // a row with the next line glued on
+    } else {
+      kept = seg;
+    }
+    if (cr == npos) break;
+    start = cr + 1;
+  }
+  return kept;
+}
+
+/// One line of the log: its text without the line end, and where the raw bytes are.
+struct Line {
+  std::size_t begin = 0;  ///< first byte
+  std::size_t end = 0;    ///< one past the last content byte (before CR/LF)
+  std::size_t next = 0;   ///< first byte of the next line
+};
+
+/// A `{ [N bytes data]` / `} [N bytes data]` placeholder (src/tool_cb_dbg.c).
+bool is_data_marker(std::string_view s) {
+  return (s.starts_with("{ [") || s.starts_with("} [")) && s.find("bytes data]") != npos;
+}
+
+struct ResponseBlock {
+  http::StatusLine status;
+  Headers headers;
+  bool ended = false;  ///< the blank `< ` line was seen
+};
+
+struct Transfer {
+  std::optional<Request> request;
+  bool request_ended = false;
+  std::vector<ResponseBlock> responses;
+  std::string body;           ///< unprefixed bytes after the final header block
+  bool body_seen = false;
+  bool data_in = false;       ///< a `{ [N bytes data]` marker: curl received body bytes
+  std::string error;          ///< `curl: (N) ...` seen while this transfer was current
+};
+
+std::optional<long long> content_length(const Headers& h) {
+  auto v = find_header(h, "content-length");
+  if (!v) return std::nullopt;
+  long long n = 0;
+  std::string_view s = trim(*v);
+  if (s.empty() || s.size() > 15) return std::nullopt;
+  for (char c : s) {
+    if (c < '0' || c > '9') return std::nullopt;
+    n = n * 10 + (c - '0');
+  }
+  return n;
+}
+
+/// True when the body bytes can be measured against Content-Length (curl shows the header as
+/// received, so a decoded or de-chunked body does not match it).
+bool length_is_usable(const Headers& h) {
+  return !find_header(h, "content-encoding") && !find_header(h, "transfer-encoding");
+}
+
+bool body_expected(const Transfer& t, const ResponseBlock& final) {
+  const int s = final.status.status;
+  if (s < 200 || s == 204 || s == 304) return false;
+  if (t.request && t.request->method_line == "HEAD") return false;
+  if (t.data_in) return true;
+  if (auto n = content_length(final.headers); n && *n > 0) return true;
+  if (find_header(final.headers, "transfer-encoding")) return true;
+  auto ct = find_header(final.headers, "content-type");
+  return ct && http::media_type(*ct) == "text/event-stream";
+}
+
+class CurlVerboseReader {
+ public:
+  CurlVerboseReader(std::string_view name, const CaptureOptions& options) : name_(name), options_(options) {}
+
+  std::expected<std::vector<Exchange>, CaptureError> read(std::string_view text) {
+    scan(text);
+    // Drop tunnels (CONNECT) and followed redirects: each hop is its own transfer in -v output.
+    std::vector<std::string> carried;
+    std::vector<Transfer> kept;
+    for (std::size_t i = 0; i < transfers_.size(); ++i) {
+      Transfer& t = transfers_[i];
+      const bool last = i + 1 == transfers_.size();
+      if (t.request && t.request->method_line == "CONNECT" && !last) {
+        carried.push_back("proxy CONNECT " + t.request->target + " dropped (a tunnel, not the exchange)");
+        continue;
+      }
+      const ResponseBlock* fin = final_block(t);
+      if (fin && fin->status.status >= 300 && fin->status.status < 400 && !last &&
+          find_header(fin->headers, "location") && !t.body_seen) {
+        carried.push_back("redirect " + std::to_string(fin->status.status) + " to " +
+                          std::string(*find_header(fin->headers, "location")) + " followed (curl -L)");
+        continue;
+      }
+      if (!carried.empty()) {
+        warnings_for_.emplace_back(kept.size(), std::move(carried));
+        carried.clear();
+      }
+      kept.push_back(std::move(t));
+    }
+    if (kept.empty()) {
+      return std::unexpected(CaptureError{
+          "curl -v log without a request or response (no `> ` or `< ` lines)" +
+          (last_error_.empty() ? std::string() : ": " + last_error_)});
+    }
+    assign_separate_body(kept);
+    std::vector<Exchange> out;
+    out.reserve(kept.size());
+    for (std::size_t i = 0; i < kept.size(); ++i) out.push_back(to_exchange(kept[i], i + 1));
+    for (auto& [index, notes] : warnings_for_) {
+      for (auto& w : notes) out[index].warnings.push_back(std::move(w));
+    }
+    return out;
+  }
+
+ private:
+  std::string_view name_;
+  const CaptureOptions& options_;
+  std::vector<Transfer> transfers_;
+  std::vector<std::pair<std::size_t, std::vector<std::string>>> warnings_for_;
+  std::string last_error_;
+
+  static const ResponseBlock* final_block(const Transfer& t) {
+    for (auto it = t.responses.rbegin(); it != t.responses.rend(); ++it) {
+      if (it->status.status >= 200 || it == t.responses.rbegin()) return &*it;
+    }
+    return nullptr;
+  }
+
+  Transfer& current() {
+    if (transfers_.empty()) transfers_.emplace_back();
+    return transfers_.back();
+  }
+
+  /// True when the current transfer's final header block has ended: unprefixed text is body.
+  bool in_body() const {
+    if (transfers_.empty()) return false;
+    const Transfer& t = transfers_.back();
+    return !t.responses.empty() && t.responses.back().ended && t.responses.back().status.status >= 200;
+  }
+
+  void scan(std::string_view text) {
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+      const std::size_t lf = text.find('\n', pos);
+      Line line{pos, lf == npos ? text.size() : lf, lf == npos ? text.size() : lf + 1};
+      std::string_view raw = text.substr(line.begin, line.end - line.begin);
+      std::string_view content = raw;
+      while (!content.empty() && content.back() == '\r') content.remove_suffix(1);
+      std::string_view clean = in_body() ? content : strip_progress(content);
+      // Meter redraws start with CR; in 2>&1 output the last one comes after the headers.
+      if (in_body() && content.starts_with('\r') && strip_progress(content).empty()) clean = {};
+      if (in_body() && clean.empty() && !content.empty()) {
+        // a progress meter row: not body
+      } else if (!handle_prefixed(clean)) {
+        if (in_body()) {
+          // Body bytes exactly as written; a `* ` line glued to a body without a final newline ends it.
+          std::size_t glued = npos;
+          for (std::string_view tail : {"* Connection #", "* Closing connection", "* shutting down connection"}) {
+            const std::size_t at = raw.find(tail);
+            if (at != npos && at > 0 && at < glued) glued = at;
+          }
+          Transfer& t = current();
+          t.body_seen = true;
+          if (glued != npos) {
+            t.body.append(raw.substr(0, glued));
+          } else {
+            t.body.append(text.substr(line.begin, line.next - line.begin));
+          }
+        } else if (clean.starts_with("curl: (")) {
+          last_error_ = std::string(trim(clean));
+          if (!transfers_.empty()) transfers_.back().error = last_error_;
+        }
+      }
+      pos = line.next;
+    }
+  }
+
+  /// Handles a `* `, `> `, `< ` or data-marker line; false for anything else.
+  bool handle_prefixed(std::string_view s) {
+    if (s == "*" || s.starts_with("* ")) {
+      return true;
+    }
+    if (is_data_marker(s)) {
+      if (s.front() == '{' && !transfers_.empty()) transfers_.back().data_in = true;
+      return true;
+    }
+    if (s == ">" || s.starts_with("> ")) {
+      std::string_view rest = s.size() > 2 ? s.substr(2) : std::string_view();
+      handle_request_line(trim(rest));
+      return true;
+    }
+    if (s == "<" || s.starts_with("< ")) {
+      std::string_view rest = s.size() > 2 ? s.substr(2) : std::string_view();
+      handle_response_line(trim(rest));
+      return true;
+    }
+    return false;
+  }
+
+  void handle_request_line(std::string_view rest) {
+    const bool starts_transfer = transfers_.empty() || transfers_.back().request_ended ||
+                                 !transfers_.back().responses.empty() || !transfers_.back().request;
+    if (starts_transfer && !rest.empty()) {
+      // `METHOD target HTTP/x` (RFC 9112 §3); curl prints it first.
+      const std::size_t sp1 = rest.find(' ');
+      const std::size_t sp2 = sp1 == npos ? npos : rest.find(' ', sp1 + 1);
+      if (sp1 != npos && sp2 != npos && rest.substr(sp2 + 1).starts_with("HTTP/")) {
+        Transfer t;
+        t.request = Request{};
+        t.request->method_line = std::string(rest.substr(0, sp1));
+        t.request->target = std::string(rest.substr(sp1 + 1, sp2 - sp1 - 1));
+        transfers_.push_back(std::move(t));
+        return;
+      }
+    }
+    if (transfers_.empty() || !transfers_.back().request) return;
+    Transfer& t = transfers_.back();
+    if (rest.empty()) {
+      t.request_ended = true;
+      return;
+    }
+    if (auto h = parse_field(rest); h && !t.request_ended) t.request->headers.push_back(std::move(*h));
+  }
+
+  void handle_response_line(std::string_view rest) {
+    if (auto st = http::parse_status_line(rest)) {
+      // A status line after a complete final block (or with no transfer) starts a new transfer.
+      if (transfers_.empty() || (in_body() && transfers_.back().body_seen)) transfers_.emplace_back();
+      Transfer& t = transfers_.back();
+      t.responses.push_back(ResponseBlock{std::move(*st), {}, false});
+      return;
+    }
+    if (transfers_.empty() || transfers_.back().responses.empty()) return;
+    ResponseBlock& block = transfers_.back().responses.back();
+    if (rest.empty()) {
+      block.ended = true;
+      return;
+    }
+    if (auto h = parse_field(rest); h && !block.ended) block.headers.push_back(std::move(*h));
+  }
+
+  /// The body saved apart (curl's stdout) belongs to the transfers that show no body; several
+  /// bodies are split by their Content-Length when those add up exactly.
+  void assign_separate_body(std::vector<Transfer>& kept) {
+    if (!options_.separate_body) return;
+    const std::string_view body = *options_.separate_body;
+    bool any_inline = false;
+    for (const Transfer& t : kept) any_inline = any_inline || t.body_seen;
+    if (any_inline) {
+      separate_note_ = "the separate body file was ignored: the log holds the body itself";
+      return;
+    }
+    std::vector<std::size_t> wanting;
+    for (std::size_t i = 0; i < kept.size(); ++i) {
+      const ResponseBlock* fin = final_block(kept[i]);
+      if (fin && body_expected(kept[i], *fin)) wanting.push_back(i);
+    }
+    if (wanting.empty()) {
+      if (!body.empty()) separate_note_ = "the separate body file was ignored: no response here has a body";
+      return;
+    }
+    if (wanting.size() > 1) {
+      std::size_t sum = 0;
+      bool usable = true;
+      for (std::size_t i : wanting) {
+        const ResponseBlock* fin = final_block(kept[i]);
+        auto n = content_length(fin->headers);
+        if (!n || !length_is_usable(fin->headers)) {
+          usable = false;
+          break;
+        }
+        sum += static_cast<std::size_t>(*n);
+      }
+      if (usable && sum == body.size()) {
+        std::size_t at = 0;
+        for (std::size_t i : wanting) {
+          const auto n = static_cast<std::size_t>(*content_length(final_block(kept[i])->headers));
+          kept[i].body = std::string(body.substr(at, n));
+          kept[i].body_seen = true;
+          at += n;
+        }
+        return;
+      }
+      separate_note_ = "the separate body file holds the bodies of " + std::to_string(wanting.size()) +
+                       " responses that cannot be told apart: all of it was given to the last";
+    }
+    Transfer& last = kept[wanting.back()];
+    last.body = std::string(body);
+    last.body_seen = true;
+  }
+
+  std::string separate_note_;
+
+  Exchange to_exchange(Transfer& t, std::size_t index) {
+    Exchange ex;
+    ex.source = source_name(name_, index);
+    ex.format = "curl-v";
+    ex.request = std::move(t.request);
+    if (ex.request && !t.request_ended) ex.warnings.push_back("the request header block was cut short");
+    Response& r = ex.response;
+    r.transport_captured = true;
+    const ResponseBlock* fin = final_block(t);
+    if (!fin) {
+      r.status = 0;
+      r.body_state = BodyState::not_captured;
+      ex.warnings.push_back("no response in the curl -v log" + (t.error.empty() ? std::string() : ": " + t.error));
+      return ex;
+    }
+    for (const ResponseBlock& b : t.responses) {
+      if (&b == fin) break;
+      ex.warnings.push_back("interim " + std::to_string(b.status.status) + " " + b.status.reason + " dropped");
+    }
+    r.http_version = fin->status.version;
+    r.status = fin->status.status;
+    r.reason = fin->status.reason;
+    r.headers = fin->headers;
+    if (!fin->ended) ex.warnings.push_back("the response header block was cut short");
+    if (!separate_note_.empty() && index == 1) ex.warnings.push_back(separate_note_);
+    if (!t.body_seen) {
+      if (body_expected(t, *fin)) {
+        r.body_state = BodyState::absent;
+        ex.warnings.push_back(
+            "the body is not in this file: curl -v writes it to stdout; give it with --body FILE, or "
+            "name the files X-stderr.txt and X-stdout.txt");
+      }
+      return ex;
+    }
+    r.body = std::move(t.body);
+    if (find_header(r.headers, "transfer-encoding")) {
+      if (auto d = http::dechunk(r.body); d && d->consumed == r.body.size()) {
+        r.body = std::move(d->body);
+        if (!d->complete) r.body_state = BodyState::truncated;
+        ex.warnings.push_back("chunk framing removed (curl --raw)");
+      }
+    }
+    if (http::looks_gzip(r.body)) {
+      auto inflated = http::gunzip_prefix(r.body, options_.max_body);
+      if (inflated) {
+        r.body = std::move(inflated->bytes);
+        if (inflated->cut) r.body_state = BodyState::truncated;
+        ex.warnings.push_back("gzip body inflated (curl without --compressed)");
+      } else {
+        r.body_state = BodyState::truncated;
+        ex.warnings.push_back("gzip body that does not inflate: " + inflated.error());
+      }
+    } else if (auto n = content_length(r.headers); n && length_is_usable(r.headers)) {
+      const auto want = static_cast<std::size_t>(*n);
+      if (r.body.size() < want) {
+        r.body_state = BodyState::truncated;
+      } else if (r.body.size() > want) {
+        simdjson::dom::parser parser;
+        simdjson::dom::element ignored;
+        if (parser.parse(r.body.data(), want).get(ignored) == simdjson::SUCCESS) {
+          ex.warnings.push_back(std::to_string(r.body.size() - want) +
+                                " byte(s) after Content-Length ignored (not body)");
+          r.body.resize(want);
+        } else {
+          ex.warnings.push_back("the body is longer than its Content-Length (" + std::to_string(r.body.size()) +
+                                " > " + std::to_string(want) + "): kept whole");
+        }
+      }
+    }
+    return ex;
+  }
+};
+
+}  // namespace
+
+bool sniff_curl_verbose(std::string_view text) {
+  const std::string_view head = text.substr(0, kSniffLimit);
+  const std::size_t lf = head.find('\n');
+  std::string_view first = head.substr(0, lf);
+  while (!first.empty() && first.back() == '\r') first.remove_suffix(1);
+  const bool progress = first.starts_with("% Total") && first.find("% Received") != npos;
+  const bool note = first.starts_with("Note: ") || first.starts_with("Warning: ");
+  const bool prefixed = first.starts_with("* ") || first.starts_with("> ") || first.starts_with("< ");
+  if (!progress && !note && !prefixed) return false;
+  if (first.starts_with("> ") || first.starts_with("< ")) return true;
+  // Confirm with a later `* `, `> ` or `< ` line (a bare SSE comment or text would not have one).
+  std::size_t pos = lf == npos ? head.size() : lf + 1;
+  while (pos < head.size()) {
+    const std::size_t next = head.find('\n', pos);
+    std::string_view line = head.substr(pos, next == npos ? npos : next - pos);
+    const std::string_view clean = strip_progress(line);
+    if (clean.starts_with("* ") || clean.starts_with("> ") || clean.starts_with("< ")) return true;
+    if (next == npos) break;
+    pos = next + 1;
+  }
+  return false;
+}
+
+std::expected<std::vector<Exchange>, CaptureError> read_curl_verbose(std::string_view bytes, std::string_view name,
+                                                                     const CaptureOptions& options) {
+  CurlVerboseReader reader(name, options);
+  return reader.read(bytes);
+}
+
+}  // namespace mcptriage::capture

@@ -1,0 +1,363 @@
+// HAR 1.2 reader (Chrome/Firefox DevTools, mitmproxy, Charles, Insomnia): one exchange per entry.
+// Spec: HAR 1.2 (softwareishard.com/blog/har-12-spec); exporter quirks: shared/capture-formats.md §3.
+#include <simdjson.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "capture/json_message.hpp"
+#include "capture/readers.hpp"
+#include "mcptriage/http.hpp"
+#include "mcptriage/sse.hpp"
+
+namespace mcptriage::capture {
+
+namespace {
+
+using simdjson::dom::array;
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+using simdjson::dom::object;
+
+bool is_ws(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+std::optional<element> member(element e, std::string_view key) {
+  if (e.type() != element_type::OBJECT) return std::nullopt;
+  element v;
+  if (e.at_key(key).get(v) != simdjson::SUCCESS) return std::nullopt;
+  return v;
+}
+
+std::optional<std::string_view> string_at(element e, std::string_view key) {
+  auto v = member(e, key);
+  std::string_view s;
+  if (!v || v->get(s) != simdjson::SUCCESS) return std::nullopt;
+  return s;
+}
+
+/// An integer member; doubles are truncated (some exporters write `200.0`), others nullopt.
+std::optional<long long> integer_at(element e, std::string_view key) {
+  auto v = member(e, key);
+  if (!v) return std::nullopt;
+  std::int64_t i = 0;
+  if (v->get(i) == simdjson::SUCCESS) return static_cast<long long>(i);
+  double d = 0;
+  if (v->get(d) == simdjson::SUCCESS && d > -1e15 && d < 1e15) return static_cast<long long>(d);
+  return std::nullopt;
+}
+
+/// HAR `headers` array of `{name, value}` (HAR 1.2 "headers"); other shapes give nothing.
+Headers read_headers(element parent) {
+  Headers out;
+  auto list = member(parent, "headers");
+  if (!list || list->type() != element_type::ARRAY) return out;
+  for (element h : array(*list)) {
+    auto name = string_at(h, "name");
+    if (!name) continue;
+    std::string_view value = string_at(h, "value").value_or("");
+    out.push_back(Header{std::string(*name), std::string(value)});
+  }
+  return out;
+}
+
+/// "http/2.0" (Chrome), "HTTP/2.0" (mitmproxy), "h3" -> the curl spelling "HTTP/2", "HTTP/3".
+std::string normalise_http_version(std::string_view v) {
+  std::string lower;
+  for (char c : v) lower.push_back((c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c);
+  if (lower == "http/2.0" || lower == "http/2" || lower == "h2" || lower == "h2c") return "HTTP/2";
+  if (lower == "http/3.0" || lower == "http/3" || lower == "h3") return "HTTP/3";
+  if (lower == "http/1.1") return "HTTP/1.1";
+  if (lower == "http/1.0") return "HTTP/1.0";
+  return std::string(v);
+}
+
+/// The URL without its query and fragment (they may hold tokens), for details.
+std::string url_for_detail(std::string_view url) {
+  const std::size_t cut = url.find_first_of("?#");
+  std::string out(url.substr(0, cut));
+  if (cut != std::string_view::npos) out += "?...";
+  return out;
+}
+
+/// A non-empty `_error` string (Chrome, mitmproxy); `null` and "" mean no error.
+std::optional<std::string> error_of(element e) {
+  auto s = string_at(e, "_error");
+  if (!s || s->empty()) return std::nullopt;
+  return std::string(*s);
+}
+
+/// `_eventSourceMessages` (cypress-har-generator proposal) as an event-stream body.
+std::optional<std::string> event_source_body(element entry, element response, element content) {
+  for (element holder : {content, response, entry}) {
+    auto list = member(holder, "_eventSourceMessages");
+    if (!list || list->type() != element_type::ARRAY) continue;
+    std::string body;
+    for (element m : array(*list)) {
+      std::string_view data = string_at(m, "data").value_or("");
+      std::string_view type = string_at(m, "eventName").value_or(string_at(m, "type").value_or(""));
+      std::string_view id = string_at(m, "eventId").value_or(string_at(m, "id").value_or(""));
+      body += sse_event_text(type, id, data);
+    }
+    return body;
+  }
+  return std::nullopt;
+}
+
+class HarReader {
+ public:
+  HarReader(std::string_view name, const CaptureOptions& options) : name_(name), options_(options) {}
+
+  std::expected<std::vector<Exchange>, CaptureError> read(std::string_view bytes) {
+    simdjson::padded_string padded(bytes);
+    element root;
+    if (auto err = doc_parser_.parse(padded).get(root); err != simdjson::SUCCESS) {
+      return std::unexpected(CaptureError{parse_error_text(err)});
+    }
+    auto log = member(root, "log");
+    if (!log || log->type() != element_type::OBJECT) {
+      return std::unexpected(CaptureError{"HAR: the top-level object has no \"log\" object"});
+    }
+    auto entries = member(*log, "entries");
+    if (!entries || entries->type() != element_type::ARRAY) {
+      return std::unexpected(CaptureError{"HAR: \"log.entries\" is missing or not an array"});
+    }
+    array list = *entries;
+    std::vector<Exchange> out;
+    out.reserve(list.size());
+    std::size_t index = 0;
+    for (element entry : list) {
+      ++index;
+      out.push_back(read_entry(entry, index));
+    }
+    if (out.empty()) {
+      return std::unexpected(CaptureError{"HAR: \"log.entries\" is empty: the archive recorded no request"});
+    }
+    return out;
+  }
+
+ private:
+  std::string_view name_;
+  const CaptureOptions& options_;
+  simdjson::dom::parser doc_parser_;
+  simdjson::dom::parser body_parser_;  ///< for request and response bodies (small documents)
+
+  static std::string parse_error_text(simdjson::error_code err) {
+    switch (err) {
+      case simdjson::UTF8_ERROR:
+        return "HAR: not valid UTF-8 (a HAR file is UTF-8 JSON, HAR 1.2 \"log\")";
+      case simdjson::DEPTH_ERROR:
+        return "HAR: JSON nested deeper than " + std::to_string(simdjson::DEFAULT_MAX_DEPTH) + " levels";
+      case simdjson::CAPACITY:
+      case simdjson::MEMALLOC: return "HAR: too large to parse";
+      case simdjson::TAPE_ERROR:
+      case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
+      case simdjson::UNCLOSED_STRING:
+        return std::string("HAR: not valid JSON, the file looks cut short (") + simdjson::error_message(err) + ")";
+      default: return std::string("HAR: not valid JSON (") + simdjson::error_message(err) + ")";
+    }
+  }
+
+  static Exchange skipped(Exchange ex, std::string reason, std::string detail) {
+    ex.skipped = Skip{std::move(reason), std::move(detail)};
+    ex.request.reset();
+    ex.response = Response{};
+    ex.response.status = 0;
+    ex.response.body_state = BodyState::not_captured;
+    return ex;
+  }
+
+  Exchange read_entry(element entry, std::size_t index) {
+    Exchange ex;
+    ex.source = source_name(name_, index);
+    ex.format = "har";
+    if (entry.type() != element_type::OBJECT) {
+      return skipped(std::move(ex), "invalid_entry", "log.entries[" + std::to_string(index - 1) + "] is not an object");
+    }
+    auto req = member(entry, "request");
+    auto resp = member(entry, "response");
+    if (!req || req->type() != element_type::OBJECT) {
+      return skipped(std::move(ex), "invalid_entry",
+                     "log.entries[" + std::to_string(index - 1) + "] has no \"request\" object (HAR 1.2 requires one)");
+    }
+
+    // The request: the context the classifier needs (HAR 1.2 "request", "postData").
+    Request request;
+    request.method_line = std::string(string_at(*req, "method").value_or(""));
+    request.target = std::string(string_at(*req, "url").value_or(""));
+    request.headers = read_headers(*req);
+    if (auto post = member(*req, "postData")) {
+      if (auto text = string_at(*post, "text")) {
+        std::string body(*text);
+        if (string_at(*post, "encoding") == std::optional<std::string_view>("base64")) {
+          if (auto decoded = base64_decode(body)) body = std::move(*decoded);
+        }
+        request.body = std::move(body);
+      }
+    }
+    const std::string method = request.method_line;  // a copy: `request` is moved below
+    const std::string what = (method.empty() ? std::string("?") : std::string(method)) + " " +
+                             url_for_detail(request.target);
+
+    // What the request says about MCP.
+    MessageInfo sent;
+    if (request.body && !request.body->empty()) sent = inspect_message_text(body_parser_, *request.body);
+    const bool mcp_headers = find_header(request.headers, "mcp-session-id").has_value() ||
+                             find_header(request.headers, "mcp-protocol-version").has_value() ||
+                             find_header(request.headers, "last-event-id").has_value();
+    const std::string_view resource_type = string_at(entry, "_resourceType").value_or("");
+    const std::string_view accept = find_header(request.headers, "accept").value_or("");
+
+    // The response (HAR 1.2 "response", "content").
+    Response& r = ex.response;
+    std::optional<element> content;
+    long long status = 0;
+    std::string media;
+    if (resp && resp->type() == element_type::OBJECT) {
+      status = integer_at(*resp, "status").value_or(0);
+      r.reason = std::string(string_at(*resp, "statusText").value_or(""));
+      r.http_version = normalise_http_version(string_at(*resp, "httpVersion").value_or(""));
+      r.headers = read_headers(*resp);
+      content = member(*resp, "content");
+      if (content && content->type() != element_type::OBJECT) content.reset();
+      if (auto ct = find_header(r.headers, "content-type")) {
+        media = http::media_type(*ct);
+      } else if (content) {
+        std::string_view mime = string_at(*content, "mimeType").value_or("");
+        if (!mime.empty() && mime != "x-unknown") media = http::media_type(mime);
+      }
+    }
+    r.status = status < 0 || status > 999 ? 0 : static_cast<int>(status);
+    r.transport_captured = true;
+    const bool sse_media = media == "text/event-stream";
+
+    std::optional<std::string_view> text;
+    if (content) text = string_at(*content, "text");
+    // Is the response a JSON-RPC message? Only asked when the request did not say.
+    auto response_is_jsonrpc = [&]() {
+      if (!text || text->empty()) return false;
+      return inspect_message_text(body_parser_, *text).kind != MessageKind::not_jsonrpc;
+    };
+    const bool stream_request = resource_type == "eventsource" ||
+                                (method == "GET" && (sse_media || accept.find("text/event-stream") != std::string_view::npos));
+    const bool mcp = sent.kind != MessageKind::not_jsonrpc || mcp_headers || stream_request || response_is_jsonrpc();
+    if (!mcp) {
+      std::string kind;
+      if (!resource_type.empty()) kind = ", " + std::string(resource_type);
+      return skipped(std::move(ex), "not_mcp",
+                     what + " -> " + std::to_string(r.status) + (media.empty() ? "" : " " + media) + kind +
+                         ": no JSON-RPC message in the request or the response");
+    }
+    if (method == "DELETE") {
+      return skipped(std::move(ex), "session_end",
+                     what + " -> " + std::to_string(r.status) +
+                         ": ends the MCP session (Streamable HTTP, session management); no JSON-RPC message to classify");
+    }
+    if (method == "OPTIONS") {
+      return skipped(std::move(ex), "not_mcp", what + " -> " + std::to_string(r.status) + ": a CORS preflight");
+    }
+
+    ex.request = std::move(request);
+    if (auto ct = find_header(r.headers, "content-type"); !ct && content) {
+      std::string_view mime = string_at(*content, "mimeType").value_or("");
+      if (!mime.empty() && mime != "x-unknown") {
+        add_header(r.headers, "Content-Type", mime);
+        ex.warnings.push_back("no Content-Type header in the HAR entry: taken from content.mimeType");
+      }
+    }
+
+    // Body state: HAR 1.2 leaves `text` out when the body is unknown.
+    auto not_captured = [&](std::string why) {
+      r.body_state = BodyState::not_captured;
+      ex.warnings.push_back(std::move(why));
+    };
+    const auto error = error_of(entry) ? error_of(entry) : (resp ? error_of(*resp) : std::nullopt);
+    std::optional<std::string> rebuilt;
+    if (!text && content) rebuilt = event_source_body(entry, *resp, *content);
+    if (!resp || resp->type() != element_type::OBJECT) {
+      not_captured("HAR entry without a \"response\" object: no response was recorded");
+    } else if (r.status == 0) {
+      not_captured("HAR status 0: the request got no response (never sent, blocked or failed" +
+                   (error ? ": " + *error : std::string()) + ")");
+    } else if (rebuilt) {
+      // The messages an EventSource received, kept by the exporter although the body was not.
+      r.body = std::move(*rebuilt);
+      ex.warnings.push_back("no content.text: the event stream was rebuilt from _eventSourceMessages" +
+                            (error ? "; the stream then ended with _error " + *error : std::string()));
+    } else if (error && !text && resource_type == "eventsource") {
+      not_captured("an EventSource request: DevTools never keeps its body (no content.text; _error " + *error + ")");
+    } else if (error) {
+      not_captured("HAR _error " + *error + ": the transfer failed" +
+                   (text && !text->empty() ? "; the " + std::to_string(text->size()) + " bytes kept are not judged"
+                                           : std::string()));
+    } else if (text) {
+      r.body = std::string(*text);
+      if (string_at(*content, "encoding") == std::optional<std::string_view>("base64")) {
+        if (auto decoded = base64_decode(r.body)) {
+          r.body = std::move(*decoded);
+        } else {
+          ex.warnings.push_back("content.encoding says base64 but the text is not base64 (" + decoded.error() +
+                                "): read as plain text");
+        }
+      } else if (auto enc = string_at(*content, "encoding"); enc && !enc->empty()) {
+        ex.warnings.push_back("content.encoding \"" + std::string(*enc) + "\" is unknown: text read as is");
+      }
+      if (http::looks_gzip(r.body)) {
+        auto inflated = http::gunzip_prefix(r.body, options_.max_body);
+        if (inflated) {
+          r.body = std::move(inflated->bytes);
+          if (inflated->cut) r.body_state = BodyState::truncated;
+          ex.warnings.push_back("content.text held gzip bytes: inflated");
+        } else {
+          r.body_state = BodyState::truncated;
+          ex.warnings.push_back("content.text held gzip bytes that do not inflate: " + inflated.error());
+        }
+      }
+    } else if (auto comment = content ? string_at(*content, "comment") : std::nullopt; comment && !comment->empty()) {
+      not_captured("no content.text; the exporter says: " + std::string(*comment));
+    } else if (content && integer_at(*content, "size") == 0 && !sse_media) {
+      // The exporter knows the body was empty (a 202 from some exporters).
+      ex.warnings.push_back("no content.text but content.size 0: read as an empty body");
+    } else if (resource_type == "eventsource") {
+      not_captured("an EventSource request: DevTools never keeps its body (no content.text)");
+    } else {
+      not_captured(sse_media ? "no content.text: the event stream was still open or its body was not kept"
+                             : "no content.text: the exporter did not keep the body");
+    }
+
+    // A standalone GET stream carries server messages, not the reply to a request.
+    if (method == "GET" && r.body_state != BodyState::not_captured &&
+        !find_header(ex.request->headers, "last-event-id")) {
+      std::string detail = what + " -> " + std::to_string(r.status);
+      if (sse_media) {
+        const sse::Stream stream = sse::parse(r.body);
+        detail += " event stream with " + std::to_string(stream.events.size()) +
+                  " event(s): the standalone server stream carries server messages, no response to a request";
+      } else {
+        detail += ": a GET is no JSON-RPC exchange (405 means the server offers no standalone stream)";
+      }
+      return skipped(std::move(ex), "standalone_stream", std::move(detail));
+    }
+    return ex;
+  }
+};
+
+}  // namespace
+
+bool sniff_har(std::string_view text) {
+  if (text.empty() || text.front() != '{') return false;
+  std::size_t i = 1;
+  while (i < text.size() && i < 4096 && is_ws(text[i])) ++i;
+  return text.substr(i, 5) == "\"log\"";
+}
+
+std::expected<std::vector<Exchange>, CaptureError> read_har(std::string_view bytes, std::string_view name,
+                                                            const CaptureOptions& options) {
+  HarReader reader(name, options);
+  return reader.read(bytes);
+}
+
+}  // namespace mcptriage::capture

@@ -1,0 +1,715 @@
+// JSON Lines readers: gateway exchange logs (one object per line with status, headers or media
+// type, and a body or a parsed JSON-RPC message) and plain JSON-RPC message streams (the stdio
+// framing), paired by id. Shapes accepted: docs/formats.md "JSON Lines".
+#include <simdjson.h>
+
+#include <cstddef>
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "capture/json_message.hpp"
+#include "capture/readers.hpp"
+#include "mcptriage/http.hpp"
+#include "mcptriage/sse.hpp"
+
+namespace mcptriage::capture {
+
+namespace {
+
+using simdjson::dom::array;
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+using simdjson::dom::object;
+
+constexpr std::size_t npos = std::string_view::npos;
+
+bool is_blank(std::string_view s) { return s.find_first_not_of(" \t\r") == npos; }
+
+std::string_view trim_line(std::string_view s) {
+  while (!s.empty() && (s.back() == '\r' || s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  return s;
+}
+
+std::optional<element> member(element e, std::string_view key) {
+  if (e.type() != element_type::OBJECT) return std::nullopt;
+  element v;
+  if (e.at_key(key).get(v) != simdjson::SUCCESS) return std::nullopt;
+  return v;
+}
+
+/// The first of `keys` present in `e`.
+std::optional<element> first_member(element e, std::initializer_list<std::string_view> keys) {
+  for (auto k : keys) {
+    if (auto v = member(e, k)) return v;
+  }
+  return std::nullopt;
+}
+
+std::optional<int> status_of(element v) {
+  std::int64_t i = 0;
+  if (v.get(i) == simdjson::SUCCESS && i >= 0 && i <= 999) return static_cast<int>(i);
+  std::string_view s;
+  if (v.get(s) == simdjson::SUCCESS && s.size() == 3 && s.find_first_not_of("0123456789") == npos) {
+    return (s[0] - '0') * 100 + (s[1] - '0') * 10 + (s[2] - '0');
+  }
+  return std::nullopt;
+}
+
+/// Headers as an object (`{"content-type": "x"}` or `{"name": ["a", "b"]}`) or as an array of
+/// `{name, value}` (HAR style) or `[name, value]` pairs.
+Headers headers_of(element v) {
+  Headers out;
+  if (v.type() == element_type::OBJECT) {
+    for (auto [key, value] : object(v)) {
+      std::string_view s;
+      if (value.get(s) == simdjson::SUCCESS) {
+        add_header(out, key, s);
+      } else if (value.type() == element_type::ARRAY) {
+        for (element item : array(value)) {
+          if (item.get(s) == simdjson::SUCCESS) add_header(out, key, s);
+        }
+      } else if (value.type() != element_type::NULL_VALUE) {
+        add_header(out, key, json_text(value));
+      }
+    }
+  } else if (v.type() == element_type::ARRAY) {
+    for (element item : array(v)) {
+      if (item.type() == element_type::OBJECT) {
+        auto name = string_member(item, "name");
+        if (!name) name = string_member(item, "key");
+        if (name) add_header(out, *name, string_member(item, "value").value_or(""));
+      } else if (item.type() == element_type::ARRAY && array(item).size() == 2) {
+        std::string_view n;
+        std::string_view val;
+        if (array(item).at(0).get(n) == simdjson::SUCCESS && array(item).at(1).get(val) == simdjson::SUCCESS) {
+          add_header(out, n, val);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+enum class Side { client, server, full, unknown };
+
+/// A direction word: client-to-server or server-to-client, from the logger's point of view.
+std::optional<Side> side_word(std::string_view w) {
+  std::string s;
+  for (char c : w) s.push_back((c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c);
+  for (std::string_view c : {"c2s", "client_to_server", "client->server", "to_server", "request", "req", "inbound", "in",
+                             "send", "sent"}) {
+    if (s == c) return Side::client;
+  }
+  for (std::string_view c : {"s2c", "server_to_client", "server->client", "to_client", "response", "resp", "outbound",
+                             "out", "receive", "received"}) {
+    if (s == c) return Side::server;
+  }
+  return std::nullopt;
+}
+
+/// Methods a server sends (MCP 2025-11-25 schema: ServerRequest, ServerNotification); `ping` and
+/// `notifications/cancelled` go both ways and are read as the client's.
+bool server_method(std::string_view m) {
+  for (std::string_view s : {"sampling/createMessage", "elicitation/create", "roots/list", "notifications/message",
+                             "notifications/progress", "notifications/resources/updated",
+                             "notifications/resources/list_changed", "notifications/tools/list_changed",
+                             "notifications/prompts/list_changed", "notifications/tasks/status",
+                             "notifications/elicitation/complete"}) {
+    if (m == s) return true;
+  }
+  return false;
+}
+
+/// What one line says.
+struct Item {
+  std::size_t line = 0;  ///< 1-based
+  Side side = Side::unknown;
+  bool wrapped = false;  ///< an object around the message (an exchange log), not a bare message
+  // A JSON-RPC message carried as parsed JSON (`message`, or the whole line).
+  std::optional<std::string> message;
+  MessageInfo info;
+  bool no_body = false;  ///< `message`/`body` given as null: the reply had no body
+  // Response facts.
+  std::optional<int> status;
+  Headers headers;
+  std::string content_type;
+  bool sse = false;
+  std::string sse_event;
+  std::string sse_id;
+  std::optional<std::string> raw_body;  ///< the body as a string, unparsed
+  // Request facts (full lines, client lines).
+  std::optional<Request> request;
+};
+
+/// One exchange being assembled.
+struct Pending {
+  std::size_t first_line = 0;
+  std::optional<Skip> skip;
+  std::optional<Request> request;
+  MessageInfo sent;          ///< what the request was
+  bool answered = false;
+  std::optional<int> status;
+  Headers headers;
+  std::string content_type;
+  bool sse = false;
+  std::string body;
+  bool content_type_guessed = false;
+  std::vector<std::string> warnings;
+  std::optional<std::string> open_id;  ///< its key in open_by_id_ while it waits for its reply
+};
+
+class JsonLinesReader {
+ public:
+  JsonLinesReader(std::string_view name, const CaptureOptions& options, std::size_t first_index = 0)
+      : name_(name), options_(options), first_index_(first_index) {}
+
+  /// After read(): no line waited for a later one when the text ended (no open request, no
+  /// unanswered server request, no events before their response), so text read in pieces that
+  /// end this way gives what one read gives (read_json_lines_block, docs/performance.md).
+  bool self_contained() const { return self_contained_; }
+  bool any_wrapped() const { return any_wrapped_; }
+
+  std::expected<std::vector<Exchange>, CaptureError> read(std::string_view text) {
+    std::size_t pos = 0;
+    std::size_t line_no = 0;
+    while (pos < text.size()) {
+      const std::size_t lf = text.find('\n', pos);
+      std::string_view line = text.substr(pos, lf == npos ? npos : lf - pos);
+      pos = lf == npos ? text.size() : lf + 1;
+      ++line_no;
+      if (is_blank(line)) continue;
+      handle_line(trim_line(line), line_no);
+    }
+    self_contained_ = open_.empty() && stream_.empty() && server_request_.empty();
+    finish();
+    if (pending_.empty()) return std::unexpected(CaptureError{"JSON Lines: no line holds a JSON object"});
+    return to_exchanges();
+  }
+
+ private:
+  std::string_view name_;
+  const CaptureOptions& options_;
+  std::size_t first_index_ = 0;
+  bool self_contained_ = true;
+  // One parser per thread for lines and one for bodies, kept from one read to the next (a log
+  // read in blocks makes a reader per block; docs/performance.md).
+  static simdjson::dom::parser& thread_parser(int which) {
+    thread_local simdjson::dom::parser parsers[2];
+    return parsers[which];
+  }
+  simdjson::dom::parser& parser_ = thread_parser(0);
+  std::deque<Pending> pending_;
+  std::map<std::string, std::size_t> open_by_id_;     ///< client request id -> pending index
+  std::map<std::string, std::size_t> server_request_; ///< server request id -> line
+  std::set<std::size_t> open_;                        ///< pending indexes awaiting a reply, oldest first
+  std::set<std::size_t> open_requests_;               ///< the requests among them
+  std::set<std::size_t> open_others_;                 ///< the rest (notifications, client responses)
+  std::string stream_;                                ///< SSE events seen before their response
+  std::size_t stream_events_ = 0;
+  std::size_t stream_first_line_ = 0;
+  bool any_wrapped_ = false;
+
+  std::size_t add(Pending p) {
+    pending_.push_back(std::move(p));
+    return pending_.size() - 1;
+  }
+
+  void add_skip(std::size_t line, std::string reason, std::string detail) {
+    Pending p;
+    p.first_line = line;
+    p.skip = Skip{std::move(reason), std::move(detail)};
+    add(std::move(p));
+  }
+
+  /// Logarithmic: a log with many requests open at once stays linear overall.
+  void close(std::size_t index) {
+    open_.erase(index);
+    open_requests_.erase(index);
+    open_others_.erase(index);
+    if (const auto& id = pending_[index].open_id) {
+      if (auto it = open_by_id_.find(*id); it != open_by_id_.end() && it->second == index) open_by_id_.erase(it);
+    }
+  }
+
+  void handle_line(std::string_view line, std::size_t line_no) {
+    element root;
+    if (auto err = parser_.parse(line.data(), line.size()).get(root); err != simdjson::SUCCESS) {
+      add_skip(line_no, "invalid_line",
+               "line " + std::to_string(line_no) + " is not valid JSON (" + simdjson::error_message(err) + ")");
+      return;
+    }
+    if (root.type() != element_type::OBJECT && root.type() != element_type::ARRAY) {
+      add_skip(line_no, "invalid_line", "line " + std::to_string(line_no) + " is not a JSON object");
+      return;
+    }
+    Item item = read_item(root, line, line_no);
+    if (item.wrapped) any_wrapped_ = true;
+    switch (item.side) {
+      case Side::full: return handle_full(std::move(item));
+      case Side::client: return handle_client(std::move(item));
+      case Side::server: return handle_server(std::move(item));
+      case Side::unknown:
+        add_skip(line_no, "invalid_line",
+                 "line " + std::to_string(line_no) +
+                     " is neither a JSON-RPC message nor a logged exchange (no status, body or message)");
+        return;
+    }
+  }
+
+  Item read_item(element root, std::string_view line, std::size_t line_no) {
+    Item it;
+    it.line = line_no;
+    if (root.type() == element_type::ARRAY || member(root, "jsonrpc")) {
+      // A bare JSON-RPC message (or batch): the stdio framing.
+      it.message = std::string(line);
+      it.info = inspect_message(root);
+      if (it.info.kind == MessageKind::request || it.info.kind == MessageKind::notification) {
+        it.side = server_method(it.info.method) ? Side::server : Side::client;
+      } else if (it.info.kind != MessageKind::not_jsonrpc) {
+        it.side = Side::server;
+      }
+      if (it.side == Side::client) {
+        Request r;
+        r.body = it.message;
+        it.request = std::move(r);
+      }
+      return it;
+    }
+    it.wrapped = true;
+    auto http = member(root, "http");
+    if (http && http->type() != element_type::OBJECT) http.reset();
+    auto response = member(root, "response");
+    if (response && response->type() != element_type::OBJECT) response.reset();
+    std::optional<Side> dir;
+    for (std::string_view key : {"dir", "direction", "event_type", "type", "kind"}) {
+      if (auto d = string_member(root, key)) {
+        if ((dir = side_word(*d))) break;
+      }
+    }
+    // Status and response headers.
+    const std::optional<element> status_holders[] = {std::optional<element>(root), http, response};
+    for (const auto& holder : status_holders) {
+      if (!holder) continue;
+      if (auto s = first_member(*holder, {"status", "status_code", "statusCode", "http_status", "httpStatus"})) {
+        if (auto st = status_of(*s)) {
+          it.status = st;
+          break;
+        }
+      }
+    }
+    const bool client_line = dir == Side::client;
+    std::optional<element> resp_headers;
+    if (response) resp_headers = first_member(*response, {"headers", "response_headers"});
+    if (!resp_headers && !client_line) resp_headers = first_member(root, {"response_headers", "headers"});
+    if (!resp_headers && !client_line && http) resp_headers = first_member(*http, {"response_headers", "headers"});
+    if (resp_headers) it.headers = headers_of(*resp_headers);
+    // Where the response's media type may be: the nested response, the line, its `http` object
+    // (a client line's own fields describe its request, so only a nested response counts there).
+    const std::optional<element> ct_holders[] = {response, client_line ? std::nullopt : std::optional<element>(root),
+                                                 client_line ? std::nullopt : http};
+    for (const auto& holder : ct_holders) {
+      if (!holder) continue;
+      if (auto ct = first_member(*holder, {"content_type", "contentType", "mime_type", "mimeType", "media_type"})) {
+        std::string_view s;
+        if (ct->get(s) == simdjson::SUCCESS) it.content_type = std::string(s);
+        if (!it.content_type.empty() || ct->type() == element_type::NULL_VALUE) break;
+      }
+    }
+    if (it.content_type.empty()) {
+      if (auto ct = find_header(it.headers, "content-type")) it.content_type = std::string(*ct);
+    }
+    // The message or the body.
+    auto take_payload = [&](element v) {
+      std::string_view s;
+      if (v.type() == element_type::NULL_VALUE) {
+        it.no_body = true;
+      } else if (v.get(s) == simdjson::SUCCESS) {
+        it.raw_body = std::string(s);
+      } else {
+        it.message = json_text(v);
+        it.info = inspect_message(v);
+      }
+    };
+    bool have_payload = false;
+    // A client line's own payload is its request (read below), not a reply.
+    const std::optional<element> payload_holders[] = {response,
+                                                      client_line ? std::nullopt : std::optional<element>(root)};
+    for (const auto& holder : payload_holders) {
+      if (!holder) continue;
+      if (auto v = first_member(*holder, {"message", "msg", "payload", "body", "response_body", "text"})) {
+        take_payload(*v);
+        have_payload = true;
+        break;
+      }
+    }
+    if (auto sse = member(root, "sse"); sse && sse->type() == element_type::OBJECT) {
+      it.sse = true;
+      it.sse_event = string_member(*sse, "event").value_or("");
+      it.sse_id = string_member(*sse, "id").value_or("");
+    }
+    if (http::media_type(it.content_type) == "text/event-stream" && it.message) it.sse = true;
+    // The request.
+    if (auto req = member(root, "request")) {
+      it.request = request_of(*req);
+    } else if (client_line) {
+      Request r;
+      if (http) {
+        r.method_line = string_member(*http, "method").value_or("");
+        r.target = string_member(*http, "path").value_or(string_member(*http, "url").value_or(""));
+        if (auto h = first_member(*http, {"headers", "request_headers"})) r.headers = headers_of(*h);
+      }
+      if (auto h = first_member(root, {"headers", "request_headers"})) r.headers = headers_of(*h);
+      if (auto v = first_member(root, {"message", "msg", "payload", "body"})) {
+        std::string_view s;
+        if (v->get(s) == simdjson::SUCCESS) {
+          r.body = std::string(s);
+          it.info = inspect_message_text(parser_for_bodies_, s);
+        } else if (v->type() != element_type::NULL_VALUE) {
+          r.body = json_text(*v);
+          it.info = inspect_message(*v);
+        }
+      }
+      it.request = std::move(r);
+      it.side = Side::client;
+      return it;
+    }
+    if (it.request && (it.status || have_payload || response)) {
+      it.side = Side::full;
+    } else if (dir) {
+      it.side = *dir;
+    } else if (it.status || response) {
+      it.side = Side::server;
+    } else if (it.message) {
+      it.side = (it.info.kind == MessageKind::response) ? Side::server
+                : (it.info.kind == MessageKind::not_jsonrpc) ? Side::unknown
+                : server_method(it.info.method) ? Side::server
+                                                : Side::client;
+    } else if (it.raw_body) {
+      it.side = Side::server;
+    }
+    if (it.side == Side::client && !it.request) {
+      Request r;
+      r.body = it.message;
+      it.request = std::move(r);
+    }
+    return it;
+  }
+
+  simdjson::dom::parser& parser_for_bodies_ = thread_parser(1);
+
+  /// `request` as a JSON-RPC message object, a raw body string, or an HTTP request object
+  /// `{method, url|path, headers, body}`.
+  Request request_of(element v) {
+    Request r;
+    std::string_view s;
+    if (v.get(s) == simdjson::SUCCESS) {
+      r.body = std::string(s);
+      return r;
+    }
+    if (v.type() != element_type::OBJECT) {
+      if (v.type() == element_type::ARRAY) r.body = json_text(v);
+      return r;
+    }
+    if (member(v, "jsonrpc") || (member(v, "method") && (member(v, "id") || member(v, "params")) &&
+                                 !member(v, "headers") && !member(v, "url") && !member(v, "body"))) {
+      r.body = json_text(v);
+      return r;
+    }
+    r.method_line = string_member(v, "method").value_or("");
+    r.target = string_member(v, "url").value_or(string_member(v, "path").value_or(""));
+    if (auto h = member(v, "headers")) r.headers = headers_of(*h);
+    if (auto b = first_member(v, {"body", "message", "payload", "postData"})) {
+      if (b->get(s) == simdjson::SUCCESS) r.body = std::string(s);
+      else if (b->type() != element_type::NULL_VALUE) r.body = json_text(*b);
+    }
+    return r;
+  }
+
+  void handle_full(Item it) {
+    Pending p;
+    p.first_line = it.line;
+    p.request = std::move(it.request);
+    if (p.request && p.request->body) p.sent = inspect_message_text(parser_for_bodies_, *p.request->body);
+    fill_reply(p, it, /*attach_stream=*/false);
+    add(std::move(p));
+  }
+
+  void handle_client(Item it) {
+    const MessageInfo& m = it.info;
+    if (!it.wrapped && m.kind == MessageKind::notification) {
+      add_skip(it.line, "notification",
+               "line " + std::to_string(it.line) + ": client notification " + m.method +
+                   ": no reply is due on a message stream");
+      return;
+    }
+    if (!it.wrapped && m.kind == MessageKind::response && m.id_key && server_request_.count(*m.id_key)) {
+      server_request_.erase(*m.id_key);
+      add_skip(it.line, "client_response",
+               "line " + std::to_string(it.line) + ": the client's answer to server request id " + *m.id_key);
+      return;
+    }
+    Pending p;
+    p.first_line = it.line;
+    p.request = std::move(it.request);
+    p.sent = m;
+    const std::size_t index = add(std::move(p));
+    open_.insert(index);
+    if (m.kind == MessageKind::request || m.kind == MessageKind::batch) open_requests_.insert(index);
+    else open_others_.insert(index);
+    if (m.kind == MessageKind::request && m.id_key) {
+      if (auto prev = open_by_id_.find(*m.id_key); prev != open_by_id_.end()) {
+        pending_[prev->second].warnings.push_back("the same id was sent again on line " + std::to_string(it.line) +
+                                                  " before this request was answered");
+      }
+      open_by_id_[*m.id_key] = index;
+      pending_[index].open_id = m.id_key;
+    }
+  }
+
+  void handle_server(Item it) {
+    const MessageInfo& m = it.info;
+    if (!it.wrapped && m.kind == MessageKind::response && m.id_key && server_request_.count(*m.id_key) &&
+        !open_by_id_.count(*m.id_key)) {
+      // A message stream has no direction: a response to a server request is the client's answer.
+      server_request_.erase(*m.id_key);
+      add_skip(it.line, "client_response",
+               "line " + std::to_string(it.line) + ": the client's answer to server request id " + *m.id_key);
+      return;
+    }
+    const bool event_part = it.message && (m.kind == MessageKind::notification || m.kind == MessageKind::request);
+    if (event_part && it.sse) {
+      if (stream_.empty()) stream_first_line_ = it.line;
+      stream_ += sse_event_text(it.sse_event, it.sse_id, *it.message);
+      ++stream_events_;
+      return;
+    }
+    if (event_part) {
+      if (m.kind == MessageKind::request && m.id_key) server_request_[*m.id_key] = it.line;
+      add_skip(it.line, "server_message",
+               "line " + std::to_string(it.line) + ": server " +
+                   (m.kind == MessageKind::request ? "request " + m.method + " id " + m.id_key.value_or("?")
+                                                   : "notification " + m.method) +
+                   ": a message from the server, not the reply to a request");
+      return;
+    }
+    // A reply: pair it by id, else by order.
+    std::optional<std::string> id = (it.message && m.kind == MessageKind::response) ? m.id_key : std::nullopt;
+    if (!id && it.raw_body) id = id_in_body(*it.raw_body);
+    std::optional<std::size_t> target;
+    if (id) {
+      if (auto f = open_by_id_.find(*id); f != open_by_id_.end()) target = f->second;
+    }
+    const bool empty_reply = it.no_body || (!it.message && (!it.raw_body || is_blank(*it.raw_body)));
+    const bool unpairable_error = it.message && m.is_error && (!id || *id == "null");
+    if (!target && (empty_reply || (!id && it.wrapped) || (unpairable_error && it.status))) {
+      target = by_order(empty_reply);
+      if (target && unpairable_error) {
+        pending_[*target].warnings.push_back("an error without a usable id (line " + std::to_string(it.line) +
+                                             ") was paired with this request by order");
+      }
+    }
+    if (target) {
+      Pending& p = pending_[*target];
+      fill_reply(p, it, true);
+      close(*target);
+      return;
+    }
+    Pending p;
+    p.first_line = it.sse && !stream_.empty() ? stream_first_line_ : it.line;
+    fill_reply(p, it, true);
+    add(std::move(p));
+  }
+
+  /// The open exchange an id-less reply belongs to: an empty reply (202) answers the oldest
+  /// open notification, anything else the oldest open request.
+  std::optional<std::size_t> by_order(bool empty_reply) {
+    std::optional<std::size_t> request;
+    std::optional<std::size_t> notification;
+    if (!open_requests_.empty()) request = *open_requests_.begin();
+    if (!open_others_.empty()) notification = *open_others_.begin();
+    if (empty_reply) return notification ? notification : request;
+    return request ? request : notification;
+  }
+
+  /// The id of the first JSON-RPC response in a raw body (JSON or event stream).
+  std::optional<std::string> id_in_body(std::string_view body) {
+    const std::size_t first = body.find_first_not_of(" \t\r\n");
+    if (first == npos) return std::nullopt;
+    if (body[first] == '{') {
+      MessageInfo m = inspect_message_text(parser_for_bodies_, body);
+      if (m.kind == MessageKind::response) return m.id_key;
+      return std::nullopt;
+    }
+    const sse::Stream stream = sse::parse(body);
+    for (const sse::Event& ev : stream.events) {
+      MessageInfo m = inspect_message_text(parser_for_bodies_, ev.data);
+      if (m.kind == MessageKind::response && m.id_key) return m.id_key;
+    }
+    return std::nullopt;
+  }
+
+  void fill_reply(Pending& p, Item& it, bool attach_stream) {
+    p.answered = true;
+    p.status = it.status;
+    p.headers = std::move(it.headers);
+    p.content_type = it.content_type;
+    if (it.raw_body) {
+      p.body = std::move(*it.raw_body);
+    } else if (it.message) {
+      if (it.sse) {
+        p.sse = true;
+        if (attach_stream && !stream_.empty()) {
+          p.body = std::move(stream_);
+          stream_.clear();
+          stream_events_ = 0;
+        }
+        p.body += sse_event_text(it.sse_event, it.sse_id, *it.message);
+      } else {
+        p.body = std::move(*it.message);
+      }
+    }
+    if (p.content_type.empty() && !p.body.empty() && it.wrapped) {
+      p.content_type = p.sse ? "text/event-stream" : "application/json";
+      p.content_type_guessed = true;
+    }
+  }
+
+  void finish() {
+    if (!stream_.empty()) {
+      // Events whose response never came: the stream of the one open request, if there is one.
+      std::optional<std::size_t> owner;
+      std::size_t requests = 0;
+      for (std::size_t i : open_) {
+        if (pending_[i].sent.kind == MessageKind::request) {
+          owner = i;
+          ++requests;
+        }
+      }
+      Pending fresh;
+      Pending& p = requests == 1 ? pending_[*owner] : fresh;
+      p.answered = true;
+      p.sse = true;
+      p.body = std::move(stream_);
+      p.content_type = "text/event-stream";
+      p.content_type_guessed = true;
+      p.warnings.push_back(std::to_string(stream_events_) + " event(s) from line " +
+                           std::to_string(stream_first_line_) + " on, and no response after them");
+      if (requests == 1) {
+        close(*owner);
+      } else {
+        fresh.first_line = stream_first_line_;
+        add(std::move(fresh));
+      }
+    }
+  }
+
+  std::vector<Exchange> to_exchanges() {
+    const std::string format = any_wrapped_ ? "exchange-log" : "jsonrpc-messages";
+    std::vector<Exchange> out;
+    out.reserve(pending_.size());
+    std::size_t index = first_index_;
+    for (Pending& p : pending_) {
+      Exchange ex;
+      ex.source = source_name(name_, ++index);
+      ex.format = format;
+      ex.warnings = std::move(p.warnings);
+      if (p.skip) {
+        ex.skipped = std::move(p.skip);
+        ex.response.status = 0;
+        ex.response.body_state = BodyState::not_captured;
+        out.push_back(std::move(ex));
+        continue;
+      }
+      ex.request = std::move(p.request);
+      Response& r = ex.response;
+      r.headers = std::move(p.headers);
+      if (!p.content_type.empty() && !find_header(r.headers, "content-type")) {
+        add_header(r.headers, "Content-Type", p.content_type);
+        if (p.content_type_guessed) {
+          ex.warnings.push_back("the log gives no media type: the " +
+                                std::string(p.sse ? "events read as text/event-stream" : "message read as application/json"));
+        }
+      }
+      if (!p.answered) {
+        r.status = 0;
+        r.body_state = BodyState::not_captured;
+        r.transport_captured = any_wrapped_;
+        ex.warnings.push_back("no reply for this " +
+                              std::string(p.sent.kind == MessageKind::request ? "request" : "message") +
+                              " in the log (line " + std::to_string(p.first_line) + ")");
+      } else if (p.status) {
+        r.status = *p.status;
+        r.transport_captured = true;
+        r.body = std::move(p.body);
+      } else {
+        // A message stream (stdio) or a log without statuses: the HTTP layer was not captured.
+        r.status = options_.assumed_status;
+        r.transport_captured = false;
+        r.body = std::move(p.body);
+      }
+      out.push_back(std::move(ex));
+    }
+    return out;
+  }
+};
+
+/// True when `obj` looks like one logged exchange rather than a bare JSON-RPC message.
+bool looks_logged(element obj) {
+  if (member(obj, "jsonrpc")) return false;
+  for (std::string_view k : {"status", "status_code", "statusCode", "http", "response", "dir", "direction"}) {
+    if (member(obj, k)) return true;
+  }
+  return member(obj, "request") && (member(obj, "body") || member(obj, "message"));
+}
+
+}  // namespace
+
+bool sniff_json_lines(std::string_view text) {
+  if (text.empty() || text.front() != '{') return false;
+  const std::size_t lf = text.find('\n');
+  std::string_view first = trim_line(text.substr(0, lf));
+  simdjson::dom::parser parser;
+  element root;
+  if (parser.parse(first.data(), first.size()).get(root) != simdjson::SUCCESS) return false;
+  if (root.type() != element_type::OBJECT) return false;
+  if (looks_logged(root)) return true;
+  // A bare message: JSON Lines only when another object (or batch) starts a line among the next
+  // few lines, so that a broken line in a log does not turn it into one body with trailing data.
+  constexpr int kLinesLooked = 16;
+  int looked = 0;
+  std::size_t pos = lf == npos ? text.size() : lf + 1;
+  while (pos < text.size() && looked < kLinesLooked) {
+    const std::size_t next = text.find('\n', pos);
+    std::string_view line = trim_line(text.substr(pos, next == npos ? npos : next - pos));
+    if (!line.empty()) {
+      if (line.front() == '{' || line.front() == '[') return true;
+      ++looked;
+    }
+    if (next == npos) break;
+    pos = next + 1;
+  }
+  return false;
+}
+
+std::expected<std::vector<Exchange>, CaptureError> read_json_lines(std::string_view bytes, std::string_view name,
+                                                                   const CaptureOptions& options) {
+  JsonLinesReader reader(name, options);
+  return reader.read(bytes);
+}
+
+std::expected<JsonLinesBlock, CaptureError> read_json_lines_block(std::string_view lines, std::string_view name,
+                                                                  std::size_t first_index, const CaptureOptions& options) {
+  JsonLinesReader reader(name, options, first_index);
+  auto exchanges = reader.read(lines);
+  if (!exchanges) return std::unexpected(std::move(exchanges.error()));
+  return JsonLinesBlock{std::move(*exchanges), reader.self_contained(), reader.any_wrapped()};
+}
+
+}  // namespace mcptriage::capture

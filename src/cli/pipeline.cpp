@@ -1,0 +1,481 @@
+// The CLI's input pipeline (pipeline.hpp): one producer reads the inputs (small files are left to
+// the workers; JSON Lines logs are cut into blocks at line ends), `jobs` workers read captures and
+// classify, and the calling thread takes the results in order. With one job everything runs on
+// the calling thread, one unit after the other.
+#include "cli/pipeline.hpp"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <utility>
+
+#include "cli/read_limited.hpp"
+
+namespace mcptriage::cli {
+
+namespace {
+
+/// One piece of work, in input order.
+struct Unit {
+  enum class Kind {
+    file,   ///< a whole file the worker reads itself (`path`)
+    bytes,  ///< a whole input already read (`data`)
+    block,  ///< whole lines of a JSON Lines log (`data`, kept for the consumer)
+    error,  ///< the input failed (`error`)
+  } kind = Kind::file;
+  std::size_t input = 0;
+  std::string data;
+  bool last_block = false;  ///< the log's final block (possibly empty)
+  std::shared_ptr<const ContextFlags> flags;  ///< a log's context, read once for all its blocks
+  // Results.
+  std::optional<std::string> error;
+  std::vector<Record> records;
+  std::size_t exchanges = 0;
+  bool self_contained = true;
+  bool wrapped = false;
+  bool done = false;
+  std::size_t weight = 0;  ///< what it counts in the queue's byte budget, fixed when queued
+
+  std::size_t size_now() const { return data.size() + 4096; }
+};
+
+std::string errno_text(int err) { return std::strerror(err); }
+
+/// Appends up to `want` bytes read from `fd` to `buf`. Returns false on a read error (`err` set);
+/// `eof` is set when the input ended.
+bool read_more(int fd, std::string& buf, std::size_t want, bool& eof, int& err) {
+  const std::size_t old = buf.size();
+  bool ok = true;
+  buf.resize_and_overwrite(old + want, [&](char* p, std::size_t) {
+    std::size_t got = 0;
+    while (got < want) {
+      const ssize_t n = ::read(fd, p + old + got, want - got);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        err = errno;
+        ok = false;
+        break;
+      }
+      if (n == 0) {
+        eof = true;
+        break;
+      }
+      got += static_cast<std::size_t>(n);
+    }
+    return old + got;
+  });
+  return ok;
+}
+
+class Pipeline {
+ public:
+  Pipeline(const std::vector<PipelineInput>& inputs, const PipelineOptions& options, const FlagsFor& flags_for,
+           const RecordsOf& records_of, const std::function<void(Batch&&)>& consume)
+      : inputs_(inputs), options_(options), flags_for_(flags_for), records_of_(records_of), consume_(consume) {}
+
+  void run() {
+    if (options_.jobs <= 1) {
+      produce([this](std::unique_ptr<Unit> u) {
+        process(*u);
+        take(*u);
+      });
+      return;
+    }
+    const std::size_t max_units = 64 * std::size_t{options_.jobs};
+    // Blocks in flight: one per worker, one being read, one being consumed (peak RSS, docs/performance.md).
+    const std::size_t max_bytes = (std::size_t{options_.jobs} + 2) * (options_.block_size + 4096);
+    std::vector<std::jthread> workers;
+    workers.reserve(options_.jobs);
+    for (unsigned k = 0; k < options_.jobs; ++k) workers.emplace_back([this] { work(); });
+    std::jthread producer([this, max_units, max_bytes] {
+      produce([this, max_units, max_bytes](std::unique_ptr<Unit> u) {
+        u->weight = u->size_now();
+        std::unique_lock lock(mutex_);
+        space_.wait(lock, [&] {
+          return stop_ || queue_.empty() || (queue_.size() < max_units && queued_bytes_ + u->weight <= max_bytes);
+        });
+        if (stop_) return;  // the consumer failed: read on, keep nothing
+        queued_bytes_ += u->weight;
+        queue_.push_back(std::move(u));
+        work_.notify_one();
+      });
+      std::lock_guard lock(mutex_);
+      produced_all_ = true;
+      work_.notify_all();
+      done_.notify_all();
+    });
+    auto stop = [this] {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+      work_.notify_all();
+      space_.notify_all();
+    };
+    try {
+      for (;;) {
+        std::unique_ptr<Unit> u;
+        {
+          std::unique_lock lock(mutex_);
+          done_.wait(lock, [&] { return (!queue_.empty() && queue_.front()->done) || (produced_all_ && queue_.empty()); });
+          if (queue_.empty()) break;
+          u = std::move(queue_.front());
+          queue_.pop_front();
+          --next_work_;
+          queued_bytes_ -= u->weight;
+          space_.notify_one();
+        }
+        take(*u);
+      }
+    } catch (...) {
+      stop();  // let the producer and the workers end before the exception leaves
+      throw;
+    }
+    stop();
+  }
+
+ private:
+  const std::vector<PipelineInput>& inputs_;
+  const PipelineOptions& options_;
+  const FlagsFor& flags_for_;
+  const RecordsOf& records_of_;
+  const std::function<void(Batch&&)>& consume_;
+
+  // Shared between the threads (jobs > 1).
+  std::mutex mutex_;
+  std::condition_variable work_;   ///< a unit to process, or the end
+  std::condition_variable done_;   ///< the front unit is done, or the end
+  std::condition_variable space_;  ///< the queue has room
+  std::deque<std::unique_ptr<Unit>> queue_;  ///< units not yet taken by the consumer, in order
+  std::size_t next_work_ = 0;                ///< index in queue_ of the next unit to process
+  std::size_t queued_bytes_ = 0;
+  bool produced_all_ = false;
+  bool stop_ = false;
+
+  std::mutex pool_mutex_;
+  std::vector<std::string> pool_;  ///< block buffers the consumer is done with, for the producer
+
+  std::string take_buffer() {
+    std::lock_guard lock(pool_mutex_);
+    if (pool_.empty()) return {};
+    std::string s = std::move(pool_.back());
+    pool_.pop_back();
+    s.clear();
+    return s;
+  }
+
+  void give_back(std::string& s) {
+    if (s.capacity() < options_.block_size) return;
+    std::lock_guard lock(pool_mutex_);
+    if (pool_.size() < 2 * std::size_t{options_.jobs} + 4) pool_.push_back(std::move(s));
+  }
+
+  // The consumer's state for the JSON Lines log being taken.
+  std::size_t log_input_ = static_cast<std::size_t>(-1);
+  std::size_t log_offset_ = 0;     ///< exchanges delivered so far
+  bool log_wrapped_ = false;       ///< some block so far wrapped messages with HTTP facts
+  bool log_failed_ = false;
+  bool log_delivered_ = false;
+  std::string carry_;              ///< blocks that wait for later lines, read again with them
+  std::size_t carry_blocks_ = 0;
+
+  // ------------------------------------------------------------------------------------------
+  // Producer
+
+  template <typename Emit>
+  void produce(Emit&& emit) {
+    for (std::size_t i = 0; i < inputs_.size(); ++i) {
+      const std::string& path = inputs_[i].path;
+      if (!path.empty()) {
+        struct stat st {};
+        if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+            static_cast<std::size_t>(st.st_size) <= options_.block_size) {
+          auto u = std::make_unique<Unit>();
+          u->kind = Unit::Kind::file;
+          u->input = i;
+          emit(std::move(u));
+          continue;
+        }
+      }
+      produce_stream(i, emit);
+    }
+  }
+
+  /// A large file or standard input: a JSON Lines log goes out in blocks, anything else whole.
+  template <typename Emit>
+  void produce_stream(std::size_t i, Emit& emit) {
+    auto fail = [&](std::string why) {
+      auto u = std::make_unique<Unit>();
+      u->kind = Unit::Kind::error;
+      u->input = i;
+      u->error = std::move(why);
+      emit(std::move(u));
+    };
+    const std::string& path = inputs_[i].path;
+    int fd = STDIN_FILENO;
+    if (!path.empty()) {
+      do {
+        fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+      } while (fd < 0 && errno == EINTR);
+      if (fd < 0) return fail(errno_text(errno));
+      struct stat st {};
+      if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        ::close(fd);
+        return fail(errno_text(EISDIR));
+      }
+    }
+    struct Closer {
+      int fd;
+      ~Closer() {
+        if (fd != STDIN_FILENO) ::close(fd);
+      }
+    } closer{fd};
+    const std::size_t block = options_.block_size;
+    const std::size_t limit = options_.capture.max_input;
+    std::string buf;
+    bool eof = false;
+    int err = 0;
+    // The head: at least one block, and whole lines.
+    while (!eof && (buf.size() < block || buf.find('\n') == std::string::npos)) {
+      if (buf.size() > limit) return fail(too_large_message(limit));
+      if (!read_more(fd, buf, block, eof, err)) return fail(errno_text(err));
+    }
+    const std::size_t head_end = buf.rfind('\n');
+    if (!is_json_lines(std::string_view(buf).substr(0, head_end == std::string::npos ? buf.size() : head_end + 1))) {
+      // Not a log: the input is one document, read whole (up to --max-input) in blocks joined
+      // once, never past the limit (src/cli/read_limited.hpp): a huge stream costs --max-input.
+      if (!eof) {
+        auto whole = read_fd_limited(fd, limit, std::move(buf));
+        if (!whole) return fail(whole.error().message);
+        buf = std::move(*whole);
+      }
+      if (buf.size() > limit) return fail(too_large_message(limit));
+      auto u = std::make_unique<Unit>();
+      u->kind = Unit::Kind::bytes;
+      u->input = i;
+      u->data = std::move(buf);
+      return emit(std::move(u));
+    }
+    auto flags = std::make_shared<const ContextFlags>(flags_for_(i));
+    for (;;) {
+      const std::size_t nl = eof ? std::string::npos : buf.rfind('\n');
+      if (eof || nl != std::string::npos) {
+        auto u = std::make_unique<Unit>();
+        u->kind = Unit::Kind::block;
+        u->input = i;
+        u->flags = flags;
+        u->last_block = eof;
+        // Block buffers go round (give_back): fresh memory costs a page fault per page.
+        u->data = take_buffer();
+        if (eof) {
+          u->data.swap(buf);
+        } else {
+          u->data.assign(buf, 0, nl + 1);
+          buf.erase(0, nl + 1);
+        }
+        emit(std::move(u));
+        if (eof) return;
+      } else if (buf.size() > limit) {
+        return fail("a line longer than --max-input (" + std::to_string(limit) +
+                    " bytes); raise the limit with --max-input BYTES");
+      }
+      if (!read_more(fd, buf, block, eof, err)) return fail(errno_text(err));
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Workers
+
+  void work() {
+    for (;;) {
+      Unit* u = nullptr;
+      {
+        std::unique_lock lock(mutex_);
+        work_.wait(lock, [&] { return stop_ || next_work_ < queue_.size(); });
+        if (next_work_ >= queue_.size()) return;
+        u = queue_[next_work_++].get();
+      }
+      process(*u);
+      std::lock_guard lock(mutex_);
+      u->done = true;
+      done_.notify_one();
+    }
+  }
+
+  void classify_all(Unit& u, const std::vector<Exchange>& exchanges, const ContextFlags& flags) {
+    u.exchanges = exchanges.size();
+    u.records.reserve(exchanges.size());  // a Record is large: no regrowth while filling
+    for (const Exchange& ex : exchanges) records_of_(ex, flags, u.records);
+  }
+
+  void process(Unit& u) {
+    try {
+      process_unit(u);
+    } catch (const std::exception& e) {
+      u.records.clear();
+      u.error = std::string("internal error while classifying: ") + e.what();
+    }
+  }
+
+  void process_unit(Unit& u) {
+    const PipelineInput& in = inputs_[u.input];
+    switch (u.kind) {
+      case Unit::Kind::file: {
+        auto data = read_file_limited(in.path, options_.capture.max_input);
+        if (!data) {
+          u.error = std::move(data.error().message);
+          break;
+        }
+        u.data = std::move(*data);
+        [[fallthrough]];
+      }
+      case Unit::Kind::bytes: {
+        CaptureOptions capture = options_.capture;
+        std::string body;  // curl -v stdout beside its stderr capture (CaptureOptions::separate_body)
+        if (!in.body_path.empty()) {
+          auto read = read_file_limited(in.body_path, options_.capture.max_input);
+          if (!read) {
+            u.error = in.body_path + ": " + read.error().message;
+            break;
+          }
+          body = std::move(*read);
+          capture.separate_body = body;
+        }
+        auto exchanges = read_capture(u.data, in.name, capture);
+        std::string().swap(u.data);  // the exchanges own their bytes
+        if (!exchanges) {
+          u.error = std::move(exchanges.error().message);
+          break;
+        }
+        classify_all(u, *exchanges, flags_for_(u.input));
+        break;
+      }
+      case Unit::Kind::block: {
+        auto block = read_lines_block(u.data, in.name, 0, options_.capture);
+        if (!block) {
+          u.error = std::move(block.error().message);
+          break;
+        }
+        u.self_contained = block->self_contained;
+        u.wrapped = block->wrapped;
+        classify_all(u, block->exchanges, *u.flags);
+        break;
+      }
+      case Unit::Kind::error: break;
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Consumer
+
+  void deliver(std::size_t input, std::vector<Record>&& records, std::optional<std::string> error = std::nullopt) {
+    const bool first = input != log_input_ || !log_delivered_;
+    if (input == log_input_) log_delivered_ = true;
+    consume_(Batch{input, std::move(error), std::move(records), first});
+  }
+
+  /// Records of a block read apart carry the block's own numbering: move it on by the exchanges
+  /// already delivered, and name the format as one read of the whole log would.
+  void deliver_block(Unit& u) {
+    const std::string& name = inputs_[u.input].name;
+    const bool wrapped = log_wrapped_ || u.wrapped;
+    for (Record& r : u.records) {
+      if (log_offset_ > 0 && r.source.size() > name.size() && r.source.compare(0, name.size(), name) == 0 &&
+          r.source[name.size()] == '#') {
+        const char* begin = r.source.data() + name.size() + 1;
+        const char* end = r.source.data() + r.source.size();
+        std::size_t local = 0;
+        auto [ptr, ec] = std::from_chars(begin, end, local);
+        if (ec == std::errc()) {
+          r.source = name + '#' + std::to_string(log_offset_ + local) + std::string(ptr, end);
+        }
+      }
+      if (wrapped && r.format == "jsonrpc-messages") r.format = "exchange-log";
+    }
+    log_offset_ += u.exchanges;
+    log_wrapped_ = wrapped;
+    deliver(u.input, std::move(u.records));
+  }
+
+  void take(Unit& u) {
+    if (u.kind != Unit::Kind::block) {
+      if (u.error) return deliver(u.input, {}, std::move(u.error));
+      return deliver(u.input, std::move(u.records));
+    }
+    if (u.input != log_input_) {
+      log_input_ = u.input;
+      log_offset_ = 0;
+      log_wrapped_ = false;
+      log_failed_ = false;
+      log_delivered_ = false;
+      carry_.clear();
+      carry_blocks_ = 0;
+    }
+    if (log_failed_) return;
+    if (u.error) {
+      log_failed_ = true;
+      return deliver(u.input, {}, std::move(u.error));
+    }
+    if (carry_.empty()) {
+      if (u.self_contained || u.last_block) {
+        deliver_block(u);
+        return give_back(u.data);
+      }
+      carry_ = std::move(u.data);
+      carry_blocks_ = 1;
+      return;
+    }
+    // Lines of earlier blocks wait for lines of this one: read them again together. A log that
+    // never comes apart (a message stream whose replies trail far behind) is read whole at the end.
+    constexpr std::size_t kRereads = 8;
+    carry_ += u.data;
+    give_back(u.data);
+    ++carry_blocks_;
+    if (carry_blocks_ > kRereads && !u.last_block) return;
+    Unit joined;
+    joined.kind = Unit::Kind::block;
+    joined.input = u.input;
+    joined.flags = u.flags;
+    joined.data = std::move(carry_);
+    carry_.clear();
+    process(joined);
+    if (joined.error) {
+      log_failed_ = true;
+      return deliver(u.input, {}, std::move(joined.error));
+    }
+    if (joined.self_contained || u.last_block) {
+      carry_blocks_ = 0;
+      return deliver_block(joined);
+    }
+    carry_ = std::move(joined.data);
+  }
+};
+
+}  // namespace
+
+void run_pipeline(const std::vector<PipelineInput>& inputs, const PipelineOptions& options, const FlagsFor& flags_for,
+                  const RecordsOf& records_of, const std::function<void(Batch&&)>& consume) {
+  Pipeline(inputs, options, flags_for, records_of, consume).run();
+}
+
+unsigned default_jobs() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    const int n = CPU_COUNT(&set);
+    if (n > 0) return static_cast<unsigned>(n);
+  }
+  const unsigned n = std::thread::hardware_concurrency();
+  return n > 0 ? n : 1;
+}
+
+}  // namespace mcptriage::cli

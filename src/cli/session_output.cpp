@@ -1,0 +1,128 @@
+// The CLI's session glue (session_output.hpp): facts on the workers, analysis and output in order.
+#include "cli/session_output.hpp"
+
+namespace mcptriage::cli {
+
+std::shared_ptr<const SessionFacts> session_facts(const Exchange& exchange, const std::vector<Classification>& records) {
+  return std::make_shared<const SessionFacts>(extract_session_facts(exchange, records));
+}
+
+Record skipped_record(const Exchange& exchange) {
+  Record r;
+  r.source = exchange.source;
+  r.format = exchange.format;
+  r.c.outcome = Outcome::NOT_CAPTURED;
+  r.c.layer = layer_of(r.c.outcome);
+  r.c.reason = "skipped";
+  if (exchange.skipped) r.c.detail = exchange.skipped->detail;
+  SessionFacts facts;
+  facts.skipped = exchange.skipped ? exchange.skipped : Skip{"skipped", ""};
+  r.facts = std::make_shared<const SessionFacts>(std::move(facts));
+  return r;
+}
+
+SessionOutput::SessionOutput(bool jsonl, long long now_unix_seconds) : jsonl_(jsonl), now_(now_unix_seconds) {}
+
+void SessionOutput::begin_batch(std::size_t input, std::string_view name, std::vector<Record>& records,
+                                std::string& out) {
+  if (current_ && current_->input != input) end_input(out);
+  if (!current_) {
+    current_.emplace(now_);
+    current_->input = input;
+    current_->name = std::string(name);
+  }
+  InputState& st = *current_;
+  annotations_.clear();
+  // The records of one entry (a batch reply gives several) are consecutive and share their facts.
+  for (std::size_t i = 0; i < records.size();) {
+    const SessionFacts* facts = records[i].facts.get();
+    std::size_t j = i + 1;
+    while (j < records.size() && facts != nullptr && records[j].facts.get() == facts) ++j;
+    if (facts != nullptr) {
+      std::vector<Classification*> cs;
+      std::vector<std::string> sources;
+      if (!facts->skipped) {
+        for (std::size_t k = i; k < j; ++k) {
+          cs.push_back(&records[k].c);
+          sources.push_back(records[k].source);
+        }
+      } else {
+        sources.push_back(records[i].source);
+      }
+      SessionAnnotation a = st.tracker.add(*facts, std::move(cs), sources);
+      ++st.entries;
+      if (jsonl_) {
+        // JSON Lines writes skipped entries, replays and findings where they occur.
+      } else if (facts->skipped) {
+        st.skipped.emplace_back(records[i].source, *facts->skipped);
+      } else if (a.replay || !a.findings.empty()) {
+        st.notable.emplace_back(records[i].source, a);
+      }
+      annotations_[facts] = std::move(a);
+    }
+    st.format = records[i].format;
+    i = j;
+  }
+  if (st.entries > 1) st.multi = true;
+}
+
+void SessionOutput::emit(Held item, std::string& out) {
+  InputState& st = *current_;
+  if (!st.multi) {
+    st.held.push_back(std::move(item));
+    return;
+  }
+  for (Held& h : st.held) {
+    out += h.annotation ? with_session_member(std::move(h.text), *h.annotation) : std::move(h.text);
+    out += '\n';
+  }
+  st.held.clear();
+  out += item.annotation ? with_session_member(std::move(item.text), *item.annotation) : std::move(item.text);
+  out += '\n';
+}
+
+bool SessionOutput::skip(const Record& rec, std::string& out) {
+  if (!rec.facts || !rec.facts->skipped) return false;
+  if (jsonl_ && current_) emit(Held{render_skipped_jsonl(rec.source, rec.format, *rec.facts->skipped), std::nullopt}, out);
+  return true;
+}
+
+void SessionOutput::write_jsonl(const Record& rec, std::string text, std::string& out) {
+  if (!current_ || !rec.facts) {
+    out += text;
+    out += '\n';
+    return;
+  }
+  std::optional<SessionAnnotation> a;
+  if (auto it = annotations_.find(rec.facts.get()); it != annotations_.end()) a = it->second;
+  emit(Held{std::move(text), std::move(a)}, out);
+}
+
+void SessionOutput::end_input(std::string& out) {
+  if (!current_) return;
+  InputState& st = *current_;
+  if (jsonl_) {
+    for (Held& h : st.held) {
+      // One entry only: no session member, as before sessions existed.
+      out += std::move(h.text);
+      out += '\n';
+    }
+    if (st.multi) {
+      out += render_summary_jsonl(st.name, st.format, st.tracker.summary());
+      out += '\n';
+    }
+  } else if (st.multi) {
+    table_ += render_summary_table(st.name, st.tracker.summary(), st.skipped, st.notable);
+  } else {
+    for (const auto& [source, skip] : st.skipped) {
+      table_ += "skipped " + escape_terminal(redact(source)) + ": " + escape_terminal(redact(skip.reason)) + ": " +
+                escape_terminal(redact(skip.detail)) + "\n";
+    }
+  }
+  current_.reset();
+  annotations_.clear();
+}
+
+void SessionOutput::finish(std::string& out) { end_input(out); }
+
+}  // namespace mcptriage::cli

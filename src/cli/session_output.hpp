@@ -1,0 +1,83 @@
+// The CLI's session glue: attaches session facts to records on the workers, then runs the
+// session analysis over each input's records in order and writes skipped records, `session`
+// members and summaries (docs/output.md "Sessions").
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "mcptriage/exchange.hpp"
+#include "mcptriage/render.hpp"
+#include "mcptriage/session.hpp"
+
+namespace mcptriage::cli {
+
+/// The facts of one classified exchange, to attach to each of its records (worker threads).
+std::shared_ptr<const SessionFacts> session_facts(const Exchange& exchange, const std::vector<Classification>& records);
+
+/// The placeholder record of a skipped entry (Exchange::skipped): `facts->skipped` set, `c`
+/// meaningless (NOT_CAPTURED, reason "skipped").
+Record skipped_record(const Exchange& exchange);
+
+/// Session analysis and output across the batches of a run, on the consuming thread. Call, for
+/// each batch in order: begin_batch, then for each record skip() and, when it returns false,
+/// write_jsonl() (JSON Lines) or nothing (table); at the end finish() and, for the table,
+/// table_lines(). Inputs with more than one entry (exchanges and skipped entries) get a
+/// `session` member on their records and a summary; single-entry inputs print as before.
+class SessionOutput {
+ public:
+  SessionOutput(bool jsonl, long long now_unix_seconds);
+
+  /// Runs the analysis over `records` (rewriting outcomes the outputSchema check rejects) and,
+  /// when `input` differs from the previous batch's, ends the previous input into `out`.
+  void begin_batch(std::size_t input, std::string_view name, std::vector<Record>& records, std::string& out);
+
+  /// True when `rec` stands for a skipped entry: its line is written (JSON Lines) or kept for
+  /// the table's session lines; the caller must not count or print it as a record.
+  bool skip(const Record& rec, std::string& out);
+
+  /// Writes an exchange record's JSON text (render_jsonl(rec)), with its `session` member
+  /// when its input has more than one entry, and a newline.
+  void write_jsonl(const Record& rec, std::string text, std::string& out);
+
+  /// Ends the last input.
+  void finish(std::string& out);
+
+  /// The table view's session lines (every input with more than one entry, and skipped entries).
+  const std::string& table_lines() const { return table_; }
+
+ private:
+  struct Held {
+    std::string text;
+    std::optional<SessionAnnotation> annotation;  ///< for exchange records
+  };
+  struct InputState {
+    std::size_t input = 0;
+    std::string name;
+    std::string format;
+    SessionTracker tracker;
+    std::size_t entries = 0;
+    bool multi = false;
+    std::vector<Held> held;
+    std::vector<std::pair<std::string, Skip>> skipped;
+    std::vector<std::pair<std::string, SessionAnnotation>> notable;
+    explicit InputState(long long now) : tracker(now) {}
+  };
+
+  void end_input(std::string& out);
+  void emit(Held item, std::string& out);
+
+  bool jsonl_;
+  long long now_;
+  std::optional<InputState> current_;
+  std::unordered_map<const SessionFacts*, SessionAnnotation> annotations_;  ///< this batch's entries
+  std::string table_;
+};
+
+}  // namespace mcptriage::cli

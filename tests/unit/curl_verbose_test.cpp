@@ -1,0 +1,153 @@
+// Unit tests for the curl -v reader (src/capture/curl_verbose.cpp): stderr alone, with its stdout, merged.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mcptriage/capture.hpp"
+#include "mcptriage/exchange.hpp"
+
+namespace {
+
+using mcptriage::BodyState;
+using mcptriage::CaptureOptions;
+using mcptriage::Exchange;
+using mcptriage::find_header;
+using mcptriage::read_capture;
+
+constexpr std::string_view kInit =
+    R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true},"logging":{}},"serverInfo":{"name":"fmtlab-server","version":"0.3.1"}}})";
+
+std::string sample(std::string_view file) {
+  std::ifstream in(std::string(MCPTRIAGE_SOURCE_DIR) + "/testdata/samples/" + std::string(file), std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::vector<Exchange> read_text(std::string_view text, const CaptureOptions& options = {}) {
+  auto r = read_capture(text, "v.txt", options);
+  EXPECT_TRUE(r) << (r ? "" : r.error().message);
+  return r ? std::move(*r) : std::vector<Exchange>{};
+}
+
+TEST(CurlVerbose, StderrAloneHasNoBody) {
+  const auto exs = read_text(sample("curl-v-stderr.txt"));
+  ASSERT_EQ(exs.size(), 1u);
+  const Exchange& ex = exs[0];
+  EXPECT_EQ(ex.format, "curl-v");
+  ASSERT_TRUE(ex.request);
+  EXPECT_EQ(ex.request->method_line, "POST");
+  EXPECT_EQ(ex.request->target, "/json");
+  EXPECT_EQ(find_header(ex.request->headers, "content-length").value_or(""), "154");
+  EXPECT_FALSE(ex.request->body) << "curl -v never shows the request body";
+  EXPECT_EQ(ex.response.status, 200);
+  EXPECT_EQ(ex.response.reason, "OK");
+  EXPECT_EQ(find_header(ex.response.headers, "mcp-session-id").value_or(""), "7c2a4f0e-93d1-4b7a-9e55-0d3c1f6a8b21");
+  EXPECT_EQ(ex.response.body_state, BodyState::absent);
+  ASSERT_FALSE(ex.warnings.empty());
+  EXPECT_NE(ex.warnings.back().find("--body"), std::string::npos);
+}
+
+TEST(CurlVerbose, StderrWithItsStdout) {
+  const std::string body = sample("curl-v-stdout.txt");
+  const auto exs = read_text(sample("curl-v-stderr.txt"), CaptureOptions{.separate_body = body});
+  ASSERT_EQ(exs.size(), 1u);
+  EXPECT_EQ(exs[0].response.body, kInit);
+  EXPECT_EQ(exs[0].response.body_state, BodyState::complete);
+  EXPECT_TRUE(exs[0].warnings.empty());
+}
+
+TEST(CurlVerbose, SseWithRequestHeadersForContext) {
+  const std::string body = sample("curl-sv-sse-stdout.txt");
+  const auto exs = read_text(sample("curl-sv-sse-stderr.txt"), CaptureOptions{.separate_body = body});
+  ASSERT_EQ(exs.size(), 1u);
+  EXPECT_EQ(find_header(exs[0].request->headers, "MCP-Protocol-Version").value_or(""), "2025-06-18");
+  EXPECT_EQ(find_header(exs[0].response.headers, "content-type").value_or(""), "text/event-stream");
+  EXPECT_EQ(exs[0].response.body, body) << "a chunked SSE body is already de-chunked by curl";
+}
+
+TEST(CurlVerbose, MergedTwoToOneBodyComesLast) {
+  const auto exs = read_text(sample("curl-v-stderr.txt") + sample("curl-v-stdout.txt"));
+  ASSERT_EQ(exs.size(), 1u);
+  EXPECT_EQ(exs[0].response.body, kInit) << "the progress meter's last row is not body";
+}
+
+TEST(CurlVerbose, TerminalInlineBodyGluedToTheNextInfoLine) {
+  const std::string text =
+      "* Connected to 127.0.0.1 (127.0.0.1) port 1 (#0)\n> POST /mcp HTTP/1.1\r\n> Host: x\r\n> \r\n"
+      "< HTTP/1.1 200 OK\r\n< Content-Type: application/json\r\n< \r\n" +
+      std::string(kInit) + "* Connection #0 to host 127.0.0.1 left intact\n";
+  const auto exs = read_text(text);
+  ASSERT_EQ(exs.size(), 1u);
+  EXPECT_EQ(exs[0].response.body, kInit);
+}
+
+TEST(CurlVerbose, Http2AndInterimAndRedirect) {
+  const std::string text =
+      "Note: Unnecessary use of -X or --request, POST is already inferred.\n"
+      "*   Trying 127.0.0.1:1...\n> POST /old HTTP/2\r\n> host: x\r\n> \r\n< HTTP/2 307 \r\n< location: /mcp\r\n< \r\n"
+      "* Issue another request to this URL: 'http://x/mcp'\n> POST /mcp HTTP/2\r\n> host: x\r\n"
+      "> mcp-session-id: abc\r\n> \r\n< HTTP/1.1 100 Continue\r\n< \r\n< HTTP/2 202 \r\n< date: x\r\n< \r\n"
+      "* Connection #0 to host x left intact\n";
+  const auto exs = read_text(text);
+  ASSERT_EQ(exs.size(), 1u);
+  EXPECT_EQ(exs[0].request->target, "/mcp");
+  EXPECT_EQ(find_header(exs[0].request->headers, "mcp-session-id").value_or(""), "abc");
+  EXPECT_EQ(exs[0].response.status, 202);
+  EXPECT_EQ(exs[0].response.http_version, "HTTP/2");
+  EXPECT_EQ(exs[0].response.body_state, BodyState::complete);
+  ASSERT_EQ(exs[0].warnings.size(), 2u);
+  EXPECT_NE(exs[0].warnings[0].find("interim 100"), std::string::npos);
+  EXPECT_NE(exs[0].warnings[1].find("redirect 307"), std::string::npos);
+}
+
+TEST(CurlVerbose, TwoTransfersSplitTheirBodiesByContentLength) {
+  const std::string head = "> POST /mcp HTTP/1.1\r\n> \r\n< HTTP/1.1 200 OK\r\n< Content-Type: application/json\r\n";
+  const std::string a = R"({"jsonrpc":"2.0","id":1,"result":{}})";
+  const std::string b = R"({"jsonrpc":"2.0","id":2,"result":{"tools":[]}})";
+  const std::string text = head + "< Content-Length: " + std::to_string(a.size()) + "\r\n< \r\n{ [36 bytes data]\n" +
+                           head + "< Content-Length: " + std::to_string(b.size()) + "\r\n< \r\n{ [46 bytes data]\n";
+  const std::string body = a + b;
+  const auto exs = read_text(text, CaptureOptions{.separate_body = body});
+  ASSERT_EQ(exs.size(), 2u);
+  EXPECT_EQ(exs[0].response.body, a);
+  EXPECT_EQ(exs[1].response.body, b);
+}
+
+TEST(CurlVerbose, ConnectionFailureHasNoResponse) {
+  const auto r = read_capture("*   Trying 127.0.0.1:9...\n* connect to 127.0.0.1 port 9 failed: Connection refused\n"
+                              "curl: (7) Failed to connect to 127.0.0.1 port 9\n",
+                              "v.txt");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("curl: (7)"), std::string::npos);
+}
+
+TEST(CurlVerbose, RequestWithoutResponseIsNotCaptured) {
+  const auto exs = read_text("> POST /mcp HTTP/1.1\r\n> Host: x\r\n> \r\n} [10 bytes data]\n"
+                             "* Operation timed out after 1000 milliseconds with 0 bytes received\n"
+                             "curl: (28) Operation timed out\n");
+  ASSERT_EQ(exs.size(), 1u);
+  EXPECT_EQ(exs[0].response.status, 0);
+  EXPECT_EQ(exs[0].response.body_state, BodyState::not_captured);
+  EXPECT_NE(exs[0].warnings.at(0).find("curl: (28)"), std::string::npos);
+}
+
+TEST(CurlVerbose, ShortBodyIsTruncated) {
+  const auto exs = read_text(
+      "> POST /mcp HTTP/1.1\r\n> \r\n< HTTP/1.1 200 OK\r\n< Content-Type: application/json\r\n< Content-Length: 400\r\n"
+      "< \r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"res");
+  ASSERT_EQ(exs.size(), 1u);
+  EXPECT_EQ(exs[0].response.body_state, BodyState::truncated);
+}
+
+TEST(CurlVerbose, SniffLeavesOtherFormatsAlone) {
+  auto bare = read_capture(": keep-alive\n\ndata: {}\n\n", "x.txt");
+  ASSERT_TRUE(bare);
+  EXPECT_EQ(bare->front().format, "bare-sse");
+  auto text = read_capture("* just a note\nnothing else\n", "x.txt");
+  EXPECT_FALSE(text) << "a lone `* ` line is no curl -v log";
+}
+
+}  // namespace

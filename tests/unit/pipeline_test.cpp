@@ -1,0 +1,162 @@
+// The CLI pipeline (src/cli/pipeline.hpp): block-wise and parallel reading gives the records,
+// the `source` numbering and the order of one whole read on one thread.
+#include "cli/pipeline.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace mcptriage::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    char tmpl[] = "/tmp/mcptriage-pipeline-XXXXXX";
+    path = ::mkdtemp(tmpl);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string write(const std::string& name, const std::string& text) const {
+    std::ofstream(path / name, std::ios::binary) << text;
+    return (path / name).string();
+  }
+};
+
+std::vector<Record> classify_all(const std::vector<Exchange>& exchanges) {
+  std::vector<Record> out;
+  for (const Exchange& ex : exchanges) {
+    auto results = classify(ex, {}, 0);
+    for (std::size_t k = 0; k < results.size(); ++k) {
+      out.push_back(Record{results.size() > 1 ? fmt::format("{}[{}]", ex.source, k) : ex.source, ex.format,
+                           std::move(results[k])});
+    }
+  }
+  return out;
+}
+
+/// One line per record: what must not change with --jobs or block-wise reading.
+std::string summary(const std::vector<Record>& records) {
+  std::string out;
+  for (const Record& r : records) {
+    out += fmt::format("{} {} {} {}\n", r.source, r.format, to_string(r.c.outcome), r.c.reason);
+  }
+  return out;
+}
+
+/// The records of `inputs` through the pipeline, each batch's input index noted.
+std::string run(const std::vector<PipelineInput>& inputs, unsigned jobs, std::size_t block_size) {
+  PipelineOptions options;
+  options.jobs = jobs;
+  options.block_size = block_size;
+  std::string out;
+  run_pipeline(
+      inputs, options, [](std::size_t) { return ContextFlags{}; },
+      [](const Exchange& ex, const ContextFlags& flags, std::vector<Record>& records) {
+        auto results = classify(ex, flags, 0);
+        for (std::size_t k = 0; k < results.size(); ++k) {
+          records.push_back(Record{results.size() > 1 ? fmt::format("{}[{}]", ex.source, k) : ex.source, ex.format,
+                                   std::move(results[k])});
+        }
+      },
+      [&](Batch&& batch) {
+        if (batch.error) out += fmt::format("input {} error: {}\n", batch.input, *batch.error);
+        out += summary(batch.records);
+      });
+  return out;
+}
+
+std::string exchange_log(int lines) {
+  std::string log;
+  for (int i = 1; i <= lines; ++i) {
+    const std::string req = fmt::format(R"({{"jsonrpc":"2.0","id":{},"method":"tools/call","params":{{"name":"t"}}}})", i);
+    if (i % 17 == 0) {
+      log += "\n";  // blank lines are no exchange
+    } else if (i % 13 == 0) {
+      log += "{not json\n";
+    } else if (i % 5 == 0) {
+      log += fmt::format(R"({{"status":503,"headers":{{"content-type":"text/html"}},"body":"<h1>busy</h1>","request":{}}})", req) + "\n";
+    } else if (i % 7 == 0) {
+      log += fmt::format(R"({{"status":200,"headers":{{"Content-Type":"text/event-stream"}},"body":"event: message\ndata: {{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":{{\"content\":[{{\"type\":\"text\",\"text\":\"ok\"}}]}}}}\n\n","request":{}}})",
+                         i, req) + "\n";
+    } else {
+      log += fmt::format(R"({{"status":200,"headers":{{"content-type":"application/json"}},"body":"{{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":{{\"content\":[{{\"type\":\"text\",\"text\":\"line {}\"}}],\"isError\":{}}}}}","request":{}}})",
+                         i, i, i % 3 == 0 ? "true" : "false", req) + "\n";
+    }
+  }
+  return log;
+}
+
+TEST(Pipeline, ExchangeLogInBlocksAndThreadsEqualsOneWholeRead) {
+  TempDir dir;
+  const std::string text = exchange_log(400);
+  const std::string path = dir.write("log.jsonl", text);
+  auto whole = read_capture(text, path);
+  ASSERT_TRUE(whole.has_value());
+  const std::string expected = summary(classify_all(*whole));
+  ASSERT_NE(expected.find("#300 "), std::string::npos);
+  for (std::size_t block : {std::size_t{200}, std::size_t{4096}, std::size_t{1} << 20}) {
+    for (unsigned jobs : {1u, 2u, 4u}) {
+      EXPECT_EQ(run({{path, path}}, jobs, block), expected) << "block " << block << ", jobs " << jobs;
+    }
+  }
+}
+
+TEST(Pipeline, MessageStreamWithRepliesAcrossBlocksIsPairedAsInOneRead) {
+  // Requests answered several lines later: blocks that end between a request and its reply are
+  // read again with the next block.
+  std::string text;
+  for (int i = 1; i <= 120; ++i) {
+    text += fmt::format(R"({{"jsonrpc":"2.0","id":{},"method":"tools/call","params":{{"name":"t"}}}})", i) + "\n";
+    if (i > 3) {
+      text += fmt::format(R"({{"jsonrpc":"2.0","id":{},"result":{{"content":[{{"type":"text","text":"r{}"}}]}}}})",
+                          i - 3, i - 3) + "\n";
+    }
+  }
+  TempDir dir;
+  const std::string path = dir.write("stream.jsonl", text);
+  auto whole = read_capture(text, path);
+  ASSERT_TRUE(whole.has_value());
+  const std::string expected = summary(classify_all(*whole));
+  for (std::size_t block : {std::size_t{150}, std::size_t{1000}}) {
+    for (unsigned jobs : {1u, 3u}) {
+      EXPECT_EQ(run({{path, path}}, jobs, block), expected) << "block " << block << ", jobs " << jobs;
+    }
+  }
+}
+
+TEST(Pipeline, ManyFilesKeepTheirOrderWithAnyJobs) {
+  TempDir dir;
+  std::vector<PipelineInput> inputs;
+  std::string expected;
+  for (int i = 0; i < 60; ++i) {
+    const std::string body =
+        i % 4 == 0 ? "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n\r\nbusy"
+                   : fmt::format("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n"
+                                 R"({{"jsonrpc":"2.0","id":{},"result":{{"content":[{{"type":"text","text":"x"}}]}}}})",
+                                 i);
+    const std::string path = dir.write(fmt::format("c{:03}.txt", i), body);
+    inputs.push_back({path, path});
+    auto ex = read_capture(body, path);
+    ASSERT_TRUE(ex.has_value());
+    expected += summary(classify_all(*ex));
+  }
+  inputs.push_back({"missing", (dir.path / "missing.txt").string()});
+  const std::string one = run(inputs, 1, 1 << 20);
+  EXPECT_EQ(one.substr(0, expected.size()), expected);
+  EXPECT_NE(one.find("input 60 error: "), std::string::npos);
+  EXPECT_EQ(run(inputs, 2, 1 << 20), one);
+  EXPECT_EQ(run(inputs, 5, 1 << 20), one);
+}
+
+TEST(Pipeline, DefaultJobsIsAtLeastOne) { EXPECT_GE(default_jobs(), 1u); }
+
+}  // namespace
+}  // namespace mcptriage::cli

@@ -1,0 +1,307 @@
+// Unit tests for hardening (issue 6, docs/security.md): redaction, lossless bytes in JSON Lines,
+// bounded input reading, --max-body, and the regressions the fuzz targets found.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+
+#include "cli/read_limited.hpp"
+#include "mcptriage/capture.hpp"
+#include "mcptriage/classify.hpp"
+#include "mcptriage/http.hpp"
+#include "mcptriage/render.hpp"
+
+using namespace mcptriage;
+
+namespace {
+
+/// Turns redaction back on whatever a test did.
+struct RedactionOn : ::testing::Test {
+  void SetUp() override { set_redaction(true); }
+  void TearDown() override { set_redaction(true); }
+};
+
+Record record_with(std::string detail, std::vector<std::string> warnings = {}) {
+  Record r;
+  r.source = "t#1";
+  r.format = "curl-i";
+  r.c.outcome = Outcome::TOOL_ERROR;
+  r.c.layer = Layer::application;
+  r.c.reason = "tool_error";
+  r.c.detail = std::move(detail);
+  r.c.warnings = std::move(warnings);
+  return r;
+}
+
+}  // namespace
+
+// --- redaction ---------------------------------------------------------------------------
+
+using Redaction = RedactionOn;
+
+TEST_F(Redaction, FreeTextBearerBasicAndHeaderLines) {
+  EXPECT_EQ(redact("token rejected: Bearer abc.def-ghi"), "token rejected: Bearer [REDACTED]");
+  EXPECT_EQ(redact("Authorization: Basic dXNlcjpwYXNz"), "Authorization: Basic [REDACTED]");
+  EXPECT_EQ(redact("Authorization: token ghp_123 was sent"), "Authorization: token [REDACTED] was sent");
+  EXPECT_EQ(redact("authorization: ghp_123, retry"), "authorization: [REDACTED], retry");
+  EXPECT_EQ(redact("Proxy-Authorization: Negotiate YII=\nHost: x"), "Proxy-Authorization: Negotiate [REDACTED]\nHost: x");
+  EXPECT_EQ(redact("cookie: sid=1; theme=dark\\r\\nAccept: */*"),
+            "cookie: sid=[REDACTED]; theme=[REDACTED]\\r\\nAccept: */*");
+  EXPECT_EQ(redact("Set-Cookie: sid=1; Path=/; HttpOnly"), "Set-Cookie: sid=[REDACTED]; Path=/; HttpOnly");
+  EXPECT_EQ(redact("X-API-Key: sk-live-1 and more"), "X-API-Key: [REDACTED] and more");
+  EXPECT_EQ(redact("Mcp-Session-Id: 0123456789abcdef"), "Mcp-Session-Id: 01234567\xE2\x80\xA6");
+}
+
+TEST_F(Redaction, FreeTextParametersJsonMembersAndUserinfo) {
+  EXPECT_EQ(redact("GET /mcp?access_token=abc&x=1"), "GET /mcp?access_token=[REDACTED]&x=1");
+  EXPECT_EQ(redact("session_token=abc password=hunter2"), "session_token=[REDACTED] password=[REDACTED]");
+  EXPECT_EQ(redact(R"(bad body {"password": "hunter2", "user": "ann"})"),
+            R"(bad body {"password": "[REDACTED]", "user": "ann"})");
+  EXPECT_EQ(redact(R"({"access_token":"a\"b","n":1})"), R"({"access_token":"[REDACTED]","n":1})");
+  EXPECT_EQ(redact("see https://ann:s3cret@example.com/x"), "see https://ann:[REDACTED]@example.com/x");
+  EXPECT_EQ(redact("plain text, no secret: 42"), "plain text, no secret: 42");
+}
+
+TEST_F(Redaction, IsIdempotent) {
+  for (std::string_view s : {"Bearer abc", "Cookie: a=b", "x?token=1&code=2", "https://u:p@h/", "Mcp-Session-Id: 0123456789"}) {
+    EXPECT_EQ(redact(redact(s)), redact(s)) << s;
+  }
+}
+
+TEST_F(Redaction, HeaderValuesByName) {
+  EXPECT_EQ(redact_header("Authorization", "Bearer eyJhbGciOi.x.y"), "Bearer [REDACTED]");
+  EXPECT_EQ(redact_header("authorization", "opaque-token"), "[REDACTED]");
+  EXPECT_EQ(redact_header("Proxy-Authorization", "Basic dXNlcjpwYXNz"), "Basic [REDACTED]");
+  EXPECT_EQ(redact_header("Cookie", "sid=abc; theme=dark"), "sid=[REDACTED]; theme=[REDACTED]");
+  EXPECT_EQ(redact_header("Set-Cookie", "sid=abc; Path=/; HttpOnly; Secure"), "sid=[REDACTED]; Path=/; HttpOnly; Secure");
+  EXPECT_EQ(redact_header("X-API-Key", "sk-live-1"), "[REDACTED]");
+  EXPECT_EQ(redact_header("Api-Key", "k"), "[REDACTED]");
+  EXPECT_EQ(redact_header("X-CSRF-Token", "t"), "[REDACTED]");
+  EXPECT_EQ(redact_header("X-Client-Secret", "s"), "[REDACTED]");
+  EXPECT_EQ(redact_header("X-Auth-User", "ann"), "[REDACTED]");
+  EXPECT_EQ(redact_header("Mcp-Session-Id", "3f1c2a9e-77b0-4c61-9d2f-0a5e8e1b7c44"), "3f1c2a9e\xE2\x80\xA6");
+  EXPECT_EQ(redact_header("Mcp-Session-Id", "short"), "short");
+  EXPECT_EQ(redact_header("Location", "https://h/cb?code=xyz&state=1"), "https://h/cb?code=[REDACTED]&state=1");
+  EXPECT_EQ(redact_header("WWW-Authenticate", R"(Bearer resource_metadata="https://h/.well-known/x")"),
+            R"(Bearer resource_metadata="https://h/.well-known/x")");
+  EXPECT_EQ(redact_header("Content-Type", "application/json"), "application/json");
+  EXPECT_EQ(redact_header("Keep-Alive", "timeout=5"), "timeout=5");
+}
+
+TEST_F(Redaction, Urls) {
+  EXPECT_EQ(redact_url("http://127.0.0.1:3001/mcp"), "http://127.0.0.1:3001/mcp");
+  EXPECT_EQ(redact_url("https://h/mcp?access_token=abc&x=1"), "https://h/mcp?access_token=[REDACTED]&x=1");
+  EXPECT_EQ(redact_url("https://h/mcp?API_KEY=abc;sig=zz"), "https://h/mcp?API_KEY=[REDACTED];sig=[REDACTED]");
+  EXPECT_EQ(redact_url("https://h/cb#access_token=abc&token_type=bearer"),
+            "https://h/cb#access_token=[REDACTED]&token_type=[REDACTED]");
+  EXPECT_EQ(redact_url("https://ann:pw@h:8443/p?q=1"), "https://ann:[REDACTED]@h:8443/p?q=1");
+  EXPECT_EQ(redact_url("https://ghp_TOKEN@github.com/o/r"), "https://[REDACTED]@github.com/o/r");
+  EXPECT_EQ(redact_url("/mcp?session_id=1&cursor=2"), "/mcp?session_id=[REDACTED]&cursor=2");
+}
+
+TEST_F(Redaction, OffReturnsInputUnchanged) {
+  set_redaction(false);
+  EXPECT_FALSE(redaction_enabled());
+  EXPECT_EQ(redact("Bearer abc"), "Bearer abc");
+  EXPECT_EQ(redact_header("Cookie", "a=b"), "a=b");
+  EXPECT_EQ(redact_url("https://u:p@h/?token=1"), "https://u:p@h/?token=1");
+  EXPECT_NE(render_jsonl(record_with("Bearer abc")).find("Bearer abc"), std::string::npos);
+}
+
+TEST_F(Redaction, EveryRendererRedacts) {
+  const Record r = record_with("server said Bearer abc123", {"saw access_token=abc123"});
+  EXPECT_EQ(render_jsonl(r).find("abc123"), std::string::npos);
+  EXPECT_EQ(render_table({r}, false).find("abc123"), std::string::npos);
+}
+
+// --- JSON Lines: bytes that are not UTF-8 -----------------------------------------------
+
+TEST(JsonBytes, InvalidUtf8FieldGetsBase64Sibling) {
+  const std::string line = render_jsonl(record_with("bad \xff\xfe!"));
+  EXPECT_NE(line.find(R"("detail":"bad \ufffd\ufffd!","detail_bytes":"YmFkIP/+IQ==")"), std::string::npos) << line;
+  EXPECT_TRUE(is_valid_utf8(line));
+}
+
+TEST(JsonBytes, ValidUtf8HasNoSibling) {
+  const std::string line = render_jsonl(record_with("caf\xc3\xa9 \xe2\x9c\x93"));
+  EXPECT_EQ(line.find("_bytes"), std::string::npos) << line;
+}
+
+TEST(JsonBytes, WarningsGetAParallelArray) {
+  const std::string line = render_jsonl(record_with("d", {"ok", "bad \xc3", "fine"}));
+  EXPECT_NE(line.find(R"("warnings_bytes":[null,"YmFkIMM=",null])"), std::string::npos) << line;
+}
+
+TEST(JsonBytes, NestedAndNullableFields) {
+  Record r = record_with("d");
+  r.c.content_type = "application/json\xc3\x28";
+  r.c.method = "tools/\xff";
+  const std::string line = render_jsonl(r);
+  EXPECT_NE(line.find(R"("content_type":"application/json\ufffd(","content_type_bytes":"YXBwbGljYXRpb24vanNvbsMo")"),
+            std::string::npos)
+      << line;
+  EXPECT_NE(line.find(R"("method_bytes":"dG9vbHMv/w==")"), std::string::npos) << line;
+}
+
+TEST(JsonBytes, Utf8Validity) {
+  EXPECT_TRUE(is_valid_utf8(""));
+  EXPECT_TRUE(is_valid_utf8("\xf0\x9f\x98\x80"));
+  EXPECT_FALSE(is_valid_utf8("\xc0\xaf"));          // overlong
+  EXPECT_FALSE(is_valid_utf8("\xed\xa0\x80"));      // surrogate
+  EXPECT_FALSE(is_valid_utf8("\xf4\x90\x80\x80"));  // past U+10FFFF
+  EXPECT_FALSE(is_valid_utf8("\xe2\x82"));          // cut short
+}
+
+// --- bounded reading ----------------------------------------------------------------------
+
+namespace {
+
+/// A pipe holding `bytes` (written before reading; small enough for the pipe buffer).
+int pipe_with(std::string_view bytes) {
+  int fds[2];
+  if (pipe(fds) != 0) return -1;
+  EXPECT_EQ(write(fds[1], bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
+  close(fds[1]);
+  return fds[0];
+}
+
+}  // namespace
+
+TEST(ReadLimited, PipeWithinAndOverTheLimit) {
+  int fd = pipe_with("hello");
+  auto ok = cli::read_fd_limited(fd, 5);
+  close(fd);
+  ASSERT_TRUE(ok);
+  EXPECT_EQ(*ok, "hello");
+  fd = pipe_with("hello!");
+  auto big = cli::read_fd_limited(fd, 5);
+  close(fd);
+  ASSERT_FALSE(big);
+  EXPECT_EQ(big.error().kind, cli::ReadError::Kind::too_large);
+  EXPECT_EQ(big.error().message, "input is larger than --max-input (5 bytes); raise the limit with --max-input BYTES");
+}
+
+TEST(ReadLimited, BytesAlreadyReadCountTowardTheLimit) {
+  int fd = pipe_with("world");
+  auto joined = cli::read_fd_limited(fd, 11, "hello ");
+  close(fd);
+  ASSERT_TRUE(joined);
+  EXPECT_EQ(*joined, "hello world");
+  fd = pipe_with("world");
+  auto over = cli::read_fd_limited(fd, 10, "hello ");
+  close(fd);
+  ASSERT_FALSE(over);
+  EXPECT_EQ(over.error().kind, cli::ReadError::Kind::too_large);
+}
+
+TEST(ReadLimited, FilesBySizeAndErrors) {
+  char path[] = "/tmp/mcptriage-read-limited-XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(write(fd, "0123456789", 10), 10);
+  close(fd);
+  auto whole = cli::read_file_limited(path, 10);
+  ASSERT_TRUE(whole);
+  EXPECT_EQ(*whole, "0123456789");
+  auto over = cli::read_file_limited(path, 9);
+  ASSERT_FALSE(over);
+  EXPECT_EQ(over.error().kind, cli::ReadError::Kind::too_large);
+  std::remove(path);
+  auto missing = cli::read_file_limited(path, 10);
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().kind, cli::ReadError::Kind::io);
+  auto dir = cli::read_file_limited("/tmp", 10);
+  ASSERT_FALSE(dir);
+  EXPECT_EQ(dir.error().message, "Is a directory");
+}
+
+// --- --max-body and gzip limits -----------------------------------------------------------
+
+TEST(MaxBody, LongBodyIsCutAndNeverSuccess) {
+  const std::string body =
+      R"({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"0123456789012345678901234567890123456789"}]}})";
+  const std::string capture = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n" + body;
+  CaptureOptions options;
+  options.max_body = 40;
+  auto exs = read_capture(capture, "t", options);
+  ASSERT_TRUE(exs);
+  ASSERT_EQ(exs->size(), 1u);
+  EXPECT_EQ((*exs)[0].response.body.size(), 40u);
+  EXPECT_EQ((*exs)[0].response.body_state, BodyState::truncated);
+  ASSERT_FALSE((*exs)[0].warnings.empty());
+  EXPECT_NE((*exs)[0].warnings.back().find("larger than --max-body (40 bytes)"), std::string::npos);
+  ContextFlags flags;
+  flags.id = JsonRpcId{JsonRpcId::Kind::integer, "1"};
+  flags.method = "tools/call";
+  const auto c = classify((*exs)[0], flags, 0);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].outcome, Outcome::MALFORMED_JSON);
+  EXPECT_EQ(c[0].reason, "truncated");
+}
+
+TEST(MaxBody, GunzipPrefixStopsAtTheLimit) {
+  // `printf 'a%.0s' $(seq 1000) | gzip -n`: 1000 bytes 'a'
+  const std::string_view gz("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\x4b\x4c\x1c\x05\xa3\x60"
+                            "\x14\x0c\x77\x00\x00\x03\xda\x38\x9a\xe8\x03\x00\x00",
+                            29);
+  auto whole = http::gunzip_prefix(gz, 2000);
+  ASSERT_TRUE(whole) << whole.error();
+  EXPECT_FALSE(whole->cut);
+  EXPECT_EQ(whole->bytes, std::string(1000, 'a'));
+  auto cut = http::gunzip_prefix(gz, 100);
+  ASSERT_TRUE(cut) << cut.error();
+  EXPECT_TRUE(cut->cut);
+  EXPECT_EQ(cut->bytes, std::string(100, 'a'));
+  EXPECT_FALSE(http::gunzip(gz, 100));
+  EXPECT_TRUE(http::gunzip(gz, 1000));
+}
+
+// --- fuzz regressions ------------------------------------------------------------------------
+
+TEST(FuzzRegression, HeaderBlockCutBeforeA202IsNotAccepted) {
+  // fuzz_pipeline: a 202 whose header block ends mid-line was ACCEPTED (success on a capture
+  // cut short). Now NOT_CAPTURED/body_absent, with or without request context.
+  auto exs = read_capture("HTTP/1.1 202 Accepted\r\nContent-Type: application/json\r\nContent-Ty", "t", {});
+  ASSERT_TRUE(exs);
+  ASSERT_EQ(exs->size(), 1u);
+  EXPECT_EQ((*exs)[0].response.body_state, BodyState::truncated);
+  ContextFlags notification;
+  notification.method = "notifications/initialized";
+  for (const ContextFlags& f : {ContextFlags{}, notification}) {
+    const auto c = classify((*exs)[0], f, 0);
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_EQ(c[0].outcome, Outcome::NOT_CAPTURED);
+    EXPECT_EQ(c[0].reason, "body_absent");
+  }
+}
+
+TEST(FuzzRegression, JsonLinesBlockWiseGivesWhatOneReadGives) {
+  // fuzz_read_capture: in a log mixing a wrapped (exchange-log) line and bare JSON-RPC lines, an
+  // id-less reply was paired by order only once an earlier line had been wrapped, so a log read
+  // in blocks (the CLI's streaming path for big logs) gave other exchanges than one read.
+  const std::string log =
+      R"({"request":{"jsonrpc":"2.0","id":1,"method":"ping"},"status":200,"response":{"jsonrpc":"2.0","id":1,"result":{}}})"
+      "\n"
+      R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo"}})"
+      "\n"
+      R"({"jsonrpc":"2.0","result":{"content":[{"type":"text","text":"x"}]}})"
+      "\n";
+  ASSERT_TRUE(is_json_lines(log));
+  const auto whole = read_capture(log, "t", {});
+  ASSERT_TRUE(whole);
+  const std::size_t cut = log.find('\n') + 1;
+  const auto first = read_lines_block(std::string_view(log).substr(0, cut), "t", 0, {});
+  ASSERT_TRUE(first);
+  ASSERT_TRUE(first->self_contained);
+  const auto second = read_lines_block(std::string_view(log).substr(cut), "t", first->exchanges.size(), {});
+  ASSERT_TRUE(second);
+  ASSERT_EQ(first->exchanges.size() + second->exchanges.size(), whole->size());
+  for (std::size_t i = 0; i < whole->size(); ++i) {
+    const Exchange& a = i < first->exchanges.size() ? first->exchanges[i] : second->exchanges[i - first->exchanges.size()];
+    EXPECT_EQ(a.source, (*whole)[i].source);
+    EXPECT_EQ(a.response.body, (*whole)[i].response.body);
+    EXPECT_EQ(a.response.status, (*whole)[i].response.status);
+  }
+}

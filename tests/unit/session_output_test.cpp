@@ -1,0 +1,124 @@
+// Unit tests for the CLI's session glue (src/cli/session_output.cpp) and curl -v body pairing.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cli/body_pairing.hpp"
+#include "cli/session_output.hpp"
+#include "mcptriage/classify.hpp"
+#include "mcptriage/render.hpp"
+
+namespace {
+
+using namespace mcptriage;
+
+constexpr long long kNow = 1796083200;
+
+/// The records of one classified exchange, as the CLI builds them on its workers.
+std::vector<Record> records_of(const Exchange& ex) {
+  if (ex.skipped) return {cli::skipped_record(ex)};
+  auto results = classify(ex, ContextFlags{}, kNow);
+  auto facts = cli::session_facts(ex, results);
+  std::vector<Record> out;
+  for (auto& c : results) out.push_back(Record{ex.source, ex.format, std::move(c), facts});
+  return out;
+}
+
+Exchange reply(std::string source, std::string body) {
+  Exchange ex;
+  ex.source = std::move(source);
+  ex.format = "exchange-log";
+  ex.response.headers.push_back({"Content-Type", "application/json"});
+  ex.response.body = std::move(body);
+  return ex;
+}
+
+/// Runs batches of one input through SessionOutput as main() does; returns stdout.
+std::string run(const std::vector<std::vector<Exchange>>& batches, bool jsonl = true) {
+  cli::SessionOutput out(jsonl, kNow);
+  std::string text;
+  for (const auto& batch : batches) {
+    std::vector<Record> records;
+    for (const auto& ex : batch) {
+      auto rs = records_of(ex);
+      for (auto& r : rs) records.push_back(std::move(r));
+    }
+    out.begin_batch(0, "log", records, text);
+    for (Record& rec : records) {
+      if (out.skip(rec, text)) continue;
+      if (jsonl) out.write_jsonl(rec, render_jsonl(rec), text);
+    }
+  }
+  out.finish(text);
+  return jsonl ? text : out.table_lines();
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t nl = text.find('\n', pos);
+    out.push_back(text.substr(pos, nl - pos));
+    pos = nl + 1;
+  }
+  return out;
+}
+
+TEST(SessionOutput, OneEntryPrintsAsBefore) {
+  const Exchange ex = reply("log#1", R"({"jsonrpc":"2.0","id":1,"result":{}})");
+  const auto out = lines(run({{ex}}));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0] + "", render_jsonl(records_of(ex)[0]));
+}
+
+TEST(SessionOutput, FirstRecordHeldUntilTheSecondBatchShowsASession) {
+  // A log read in blocks: the first block holds one entry, the next one two more.
+  const auto out = lines(run({{reply("log#1", R"({"jsonrpc":"2.0","id":1,"result":{}})")},
+                              {reply("log#2", R"({"jsonrpc":"2.0","id":2,"result":{}})"),
+                               reply("log#3", R"({"jsonrpc":"2.0","id":3,"result":{}})")}}));
+  ASSERT_EQ(out.size(), 4u);
+  for (int i = 0; i < 3; ++i) EXPECT_NE(out[i].find("\"session\":{\"entry\":" + std::to_string(i + 1)), std::string::npos);
+  EXPECT_NE(out[3].find("\"kind\":\"session_summary\""), std::string::npos);
+  EXPECT_NE(out[3].find("\"entries\":3"), std::string::npos);
+}
+
+TEST(SessionOutput, SkippedEntriesKeepTheirPlace) {
+  Exchange page;
+  page.source = "log#1";
+  page.format = "har";
+  page.skipped = Skip{"not_mcp", "GET /"};
+  const auto out = lines(run({{page, reply("log#2", R"({"jsonrpc":"2.0","id":1,"result":{}})")}}));
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_TRUE(out[0].starts_with(R"({"schema":1,"kind":"skipped","skipped":true,"source":"log#1")"));
+  EXPECT_NE(out[1].find("\"source\":\"log#2\""), std::string::npos);
+  EXPECT_NE(out[2].find("\"skipped\":1"), std::string::npos);
+}
+
+TEST(SessionOutput, TableLinesForOneSkippedEntry) {
+  Exchange page;
+  page.source = "x.har#1";
+  page.skipped = Skip{"not_mcp", "GET /"};
+  EXPECT_EQ(run({{page}}, false), "skipped x.har#1: not_mcp: GET /\n");
+}
+
+TEST(BodyPairing, StderrFindsStdout) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("mcptriage-pair-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "call-stderr.txt") << "* x\n";
+  std::ofstream(dir / "call-stdout.txt") << "{}";
+  std::ofstream(dir / "lone.stderr") << "* x\n";
+  EXPECT_EQ(cli::paired_body_path((dir / "call-stderr.txt").string()), (dir / "call-stdout.txt").string());
+  EXPECT_TRUE(cli::is_paired_body((dir / "call-stdout.txt").string()));
+  EXPECT_FALSE(cli::paired_body_path((dir / "lone.stderr").string()));
+  EXPECT_FALSE(cli::is_paired_body((dir / "lone.stderr").string()));
+  EXPECT_FALSE(cli::paired_body_path((dir / "stderr").string())) << "the word must follow - _ or .";
+  fs::remove_all(dir);
+}
+
+}  // namespace
