@@ -70,6 +70,9 @@ std::size_t ansi_length(std::string_view s, std::size_t i) {
 /// ANSI escape: a terminal recording. Bodies are not probed, so that a gzip or binary body
 /// that happens to contain ESC [ is left intact.
 bool has_ansi_in_head(std::string_view s) {
+  // A bare JSON body has no head: an ESC inside it is the body's own (invalid JSON), never a
+  // terminal's bold header names, so it must reach the JSON parser untouched.
+  if (!s.empty() && (s.front() == '{' || s.front() == '[')) return false;
   const std::size_t limit = std::min(s.size(), kAnsiProbeLimit);
   std::size_t line_start = 0;
   for (std::size_t i = 0; i < limit; ++i) {

@@ -75,6 +75,12 @@ RetryAdvice advise(const Classification& c, const Headers& response_headers, lon
       }
       return a;
     case Outcome::MALFORMED_JSON:
+      if (c.reason == "cut_at_limit") {
+        a.advice = Advice::investigate;
+        a.text = "the body was cut at --max-body: raise the limit and classify again";
+        return a;
+      }
+      [[fallthrough]];
     case Outcome::INVALID_ENVELOPE:
     case Outcome::INVALID_TOOL_RESULT:
     case Outcome::INVALID_RESULT:

@@ -344,6 +344,12 @@ class Classifier {
     return c.protocol_version;
   }
 
+  /// The reader cut the body at --max-body (capture.cpp limit_bodies says so in a warning).
+  bool cut_at_limit() const {
+    return std::any_of(ex_.warnings.begin(), ex_.warnings.end(),
+                       [](const std::string& w) { return w.starts_with("body larger than --max-body"); });
+  }
+
   void finish(Classification& c) {
     if (c.protocol_version.empty()) version_for(c, std::nullopt, false);
     c.retry = advise(c, ex_.response.headers, now_);
@@ -574,13 +580,27 @@ class Classifier {
   void classify_json_body(Classification& c, std::vector<Classification>& out) {
     const Response& r = ex_.response;
     if (r.body_state == BodyState::truncated) {
-      set(c, Outcome::MALFORMED_JSON, "truncated",
-          fmt::format("the body was cut short: {} bytes captured, fewer than announced", r.body.size()));
+      if (cut_at_limit()) {
+        set(c, Outcome::MALFORMED_JSON, "cut_at_limit",
+            fmt::format("the body is larger than --max-body and was cut at {} bytes; raise --max-body to judge it",
+                        r.body.size()));
+      } else {
+        set(c, Outcome::MALFORMED_JSON, "truncated",
+            fmt::format("the body was cut short: {} bytes captured, fewer than announced", r.body.size()));
+      }
       version_for(c, std::nullopt, false);
       out.push_back(std::move(c));
       return;
     }
     Parsed p = parse_json(parser_, r.body);
+    if (!p.ok && http::looks_gzip(r.body)) {
+      // The reader could not inflate it (cut or corrupt gzip); its warning says why.
+      set(c, Outcome::MALFORMED_JSON, "undecodable_gzip",
+          "the body is gzip data that could not be decompressed (cut short or corrupt)");
+      version_for(c, std::nullopt, false);
+      out.push_back(std::move(c));
+      return;
+    }
     if (!p.ok) {
       set(c, Outcome::MALFORMED_JSON, p.reason, p.detail);
       version_for(c, std::nullopt, false);

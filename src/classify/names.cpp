@@ -136,6 +136,9 @@ std::optional<JsonRpcId> parse_id_flag(std::string_view text) {
     return JsonRpcId{JsonRpcId::Kind::string, std::string(inner)};
   }
   if (text.empty()) return std::nullopt;
+  // RFC 8259 §6: no leading zeros ("01" is not a JSON number).
+  const std::string_view digits = text.front() == '-' ? text.substr(1) : text;
+  if (digits.size() > 1 && digits.front() == '0') return std::nullopt;
   long long value = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cerrno>
 #include <csignal>
@@ -159,11 +160,23 @@ int main(int argc, char** argv) {
       ->type_name("FILE");
   app.add_flag("-q,--quiet", opt.quiet, "No summary line on stderr at the end");
   app.add_flag("--progress", opt.progress, "Show a progress line on stderr even when it would be hidden");
+  // Sizes: a number with an optional K/M/G unit; negative or zero limits make no sense.
+  const CLI::Validator kPositiveSize(
+      [](std::string& v) -> std::string {
+        if (!v.empty() && v.front() == '-') return "a size cannot be negative";
+        const std::size_t nonzero = v.find_first_not_of('0');  // "0", "00", "0K": all zero
+        if (nonzero == std::string::npos || !std::isdigit(static_cast<unsigned char>(v[nonzero])))
+          return "a size must be more than 0";
+        return std::string();
+      },
+      "SIZE");
   app.add_option("--max-input", opt.max_input,
                  "Largest input read from one file or stdin, e.g. 2G (default 512M); a larger one is an input error")
+      ->check(kPositiveSize)
       ->transform(CLI::AsSizeValue(false));
   app.add_option("--max-body", opt.max_body,
                  "Largest response body kept, e.g. 1G (default 256M); a longer one is cut and never judged a success")
+      ->check(kPositiveSize)
       ->transform(CLI::AsSizeValue(false));
   app.add_option("-j,--jobs", opt.jobs,
                  "Threads that read and classify (default: one per core); output order is the same for any N")
@@ -188,7 +201,7 @@ int main(int argc, char** argv) {
     flags.id = parse_id_flag(opt.id);
     if (!flags.id) {
       std::cerr << "mcptriage: error: --id " << escape_terminal(opt.id)
-                << " is neither a JSON integer nor a JSON string (write --id 1 or --id '\"abc\"')\n";
+                << " is neither a JSON integer (64-bit, no leading zeros) nor a JSON string (write --id 1 or --id '\"abc\"')\n";
       return kUsage;
     }
   }
@@ -230,6 +243,10 @@ int main(int argc, char** argv) {
     auto m = parse_manifest(*text);
     if (!m) {
       std::cerr << "mcptriage: error: --manifest " << escape_terminal(opt.manifest) << ": " << escape_terminal(m.error()) << "\n";
+      return kUsage;
+    }
+    if (m->entries.empty()) {
+      std::cerr << "mcptriage: error: --manifest " << opt.manifest << ": the manifest lists no capture\n";
       return kUsage;
     }
     const fs::path base = fs::path(opt.manifest).parent_path();
@@ -392,7 +409,15 @@ int main(int argc, char** argv) {
     sessions.begin_batch(input_index, in.name, batch.records, out_buffer);  // may rewrite outcomes
     const std::optional<Expectation>& expect = in.expectation ? in.expectation : global_expect;
     for (Record& rec : batch.records) {
-      if (sessions.skip(rec, out_buffer)) continue;  // a skipped entry is no record
+      if (sessions.skip(rec, out_buffer)) {  // a skipped entry is no record
+        // A log line that is not JSON at all means the log is damaged (cut short, corrupted):
+        // an input error, so that --expect cannot pass over it.
+        const auto& skip = rec.facts->skipped;
+        if (skip->reason == "invalid_line" && skip->detail.find("is not valid JSON") != std::string::npos) {
+          input_error(in.name, skip->detail);
+        }
+        continue;
+      }
       ++records;
       CaseResult result{Record{}, in.name, false, true, ""};
       if (expect) {
