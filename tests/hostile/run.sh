@@ -238,7 +238,7 @@ if want big-body-1g-stdin; then
 fi
 if want big-body-max-body; then
   run big-body-max-body 256 10 gen:big-body-bare:67108864 "${tool[@]}" --max-body 8M
-  expect_exit 0; expect_records 1 MALFORMED_JSON/truncated
+  expect_exit 0; expect_records 1 MALFORMED_JSON/cut_at_limit
   expect_jq '.warnings | any(test("larger than --max-body \\(8388608 bytes\\)"))'; done_case
 fi
 if want gzip-bomb; then
