@@ -735,8 +735,9 @@ class HttpTextReader {
         response.body = std::move(inflated->bytes);
         if (inflated->cut) {
           response.body_state = BodyState::truncated;
-          warnings.push_back("gzip body inflates to more than --max-body (" + std::to_string(max_body_) +
-                             " bytes): cut there, judged as cut short");
+          // Same words as read_capture's cut (the classifier's cut_at_limit reason looks for them).
+          warnings.push_back("body larger than --max-body (" + std::to_string(max_body_) +
+                             " bytes) once inflated (gzip): cut there, judged as cut short");
         }
       } else {
         warnings.push_back("body starts with the gzip magic but does not inflate (" +
