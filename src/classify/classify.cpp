@@ -721,24 +721,31 @@ class Classifier {
       set(c, Outcome::INVALID_ENVELOPE, "id_null", "a result with \"id\": null cannot be paired with a request", prefix + "/id");
       return;
     }
-    if (c.request_id) {
-      if (!(id_of(*idv) == *c.request_id)) {
-        set(c, Outcome::INVALID_ENVELOPE, "id_mismatch",
-            fmt::format("response id {} does not equal request id {} (type and value)", c.response_id->to_json(),
-                        c.request_id->to_json()),
-            prefix + "/id");
-        return;
-      }
-      c.id_checked = true;
-    } else {
-      c.warnings.push_back("request id unknown: the response id was not checked");
-    }
+    if (!pair_id(c, *idv, prefix, "response")) return;
     if (!is_object(*result)) {
       set(c, Outcome::INVALID_ENVELOPE, "result_not_object",
           fmt::format("\"result\" is {}, not an object", type_name(*result)), prefix + "/result");
       return;
     }
     judge_result(c, *result, prefix + "/result");
+  }
+
+  /// Compares the response id with the request id (type and value, BASE §Responses). False, with
+  /// INVALID_ENVELOPE/id_mismatch set, when they differ; without a request id, warns and passes.
+  static bool pair_id(Classification& c, element idv, const std::string& prefix, std::string_view what) {
+    if (!c.request_id) {
+      c.warnings.push_back("request id unknown: the response id was not checked");
+      return true;
+    }
+    if (!(id_of(idv) == *c.request_id)) {
+      set(c, Outcome::INVALID_ENVELOPE, "id_mismatch",
+          fmt::format("{} id {} does not equal request id {} (type and value)", what, c.response_id->to_json(),
+                      c.request_id->to_json()),
+          prefix + "/id");
+      return false;
+    }
+    c.id_checked = true;
+    return true;
   }
 
   static std::string type_name(element e) {
@@ -808,17 +815,8 @@ class Classifier {
     if (!idv || idv->type() == element_type::NULL_VALUE) {
       c.warnings.push_back(idv ? "error with \"id\": null cannot be paired with the request (lenient: JSON-RPC 2.0 allows it, MCP does not)"
                                : "error without \"id\" cannot be paired with the request (the server could not read the id)");
-    } else if (c.request_id) {
-      if (!(id_of(*idv) == *c.request_id)) {
-        set(c, Outcome::INVALID_ENVELOPE, "id_mismatch",
-            fmt::format("error response id {} does not equal request id {} (type and value)", c.response_id->to_json(),
-                        c.request_id->to_json()),
-            prefix + "/id");
-        return;
-      }
-      c.id_checked = true;
-    } else {
-      c.warnings.push_back("request id unknown: the response id was not checked");
+    } else if (!pair_id(c, *idv, prefix, "error response")) {
+      return;
     }
     if (c.method.empty()) c.method_source = MethodSource::inferred;
     set(c, Outcome::JSONRPC_ERROR, error_reason(code_value),
