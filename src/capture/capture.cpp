@@ -222,6 +222,19 @@ void limit_bodies(std::vector<Exchange>& exchanges, std::size_t max_body) {
 
 namespace capture {
 
+std::expected<void, std::string> inflate_gzip_body(std::string& body, BodyState& state,
+                                                   std::vector<std::string>& warnings, std::size_t max_body) {
+  auto inflated = http::gunzip_prefix(body, max_body);
+  if (!inflated) return std::unexpected(inflated.error());
+  body = std::move(inflated->bytes);
+  if (inflated->cut) {
+    state = BodyState::truncated;
+    warnings.push_back("body larger than --max-body (" + std::to_string(max_body) +
+                       " bytes) once inflated (gzip): cut there, judged as cut short");
+  }
+  return {};
+}
+
 std::string source_name(std::string_view name, std::size_t index) {
   std::string out(name);
   out += '#';

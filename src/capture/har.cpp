@@ -306,14 +306,8 @@ class HarReader {
         ex.warnings.push_back("content.encoding \"" + std::string(*enc) + "\" is unknown: text read as is");
       }
       if (http::looks_gzip(r.body)) {
-        auto inflated = http::gunzip_prefix(r.body, options_.max_body);
+        auto inflated = inflate_gzip_body(r.body, r.body_state, ex.warnings, options_.max_body);
         if (inflated) {
-          r.body = std::move(inflated->bytes);
-          if (inflated->cut) {
-            r.body_state = BodyState::truncated;
-            ex.warnings.push_back("body larger than --max-body (" + std::to_string(options_.max_body) +
-                                  " bytes) once inflated (gzip): cut there, judged as cut short");
-          }
           ex.warnings.push_back("content.text held gzip bytes: inflated");
         } else {
           r.body_state = BodyState::truncated;

@@ -730,16 +730,8 @@ class HttpTextReader {
 
     // curl without --compressed writes the gzip bytes as received (RFC 9110 §8.4.1.3).
     if (http::looks_gzip(response.body)) {
-      auto inflated = http::gunzip_prefix(response.body, max_body_);
-      if (inflated) {
-        response.body = std::move(inflated->bytes);
-        if (inflated->cut) {
-          response.body_state = BodyState::truncated;
-          // Same words as read_capture's cut (the classifier's cut_at_limit reason looks for them).
-          warnings.push_back("body larger than --max-body (" + std::to_string(max_body_) +
-                             " bytes) once inflated (gzip): cut there, judged as cut short");
-        }
-      } else {
+      auto inflated = inflate_gzip_body(response.body, response.body_state, warnings, max_body_);
+      if (!inflated) {
         warnings.push_back("body starts with the gzip magic but does not inflate (" +
                            inflated.error() + "); kept as captured");
       }
