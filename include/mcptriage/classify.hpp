@@ -1,6 +1,7 @@
 // The layered classifier: an Exchange (plus request context) in, a Classification out.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,6 +30,8 @@ enum class Outcome {
   INVALID_RESULT,
   NOT_CAPTURED,
 };
+/// How many outcomes there are (the enumerators above count from 0).
+inline constexpr std::size_t kOutcomeCount = static_cast<std::size_t>(Outcome::NOT_CAPTURED) + 1;
 
 /// The layer that decided (classification.md §One exchange, four layers).
 enum class Layer { transport, protocol, interaction, application };

@@ -41,8 +41,8 @@ struct SessionFacts {
   std::optional<std::string> request_id;  ///< request `id` as minified JSON text (`1`, `"a"`)
   std::string method;                ///< request `method` ("" when unknown)
   bool notification = false;         ///< a JSON-RPC notification (or a client response)
-  std::string params_key;            ///< `params` without `_meta`, canonical JSON (keys sorted);
-                                     ///< longer ones as `#<fnv64>:<length>`; "" when no params
+  std::uint64_t params_hash = 0;     ///< 64-bit hash of `params` without `_meta`, read as canonical
+                                     ///< JSON (member order ignored); 0 when there are no params
   std::string tool_name;             ///< `params.name` of a tools/call
   std::vector<ToolDefinition> tools; ///< the tools of a successful tools/list result
   std::optional<std::string> structured_content;  ///< tools/call `result.structuredContent` as JSON text
@@ -129,12 +129,21 @@ struct SessionSummary {
 bool is_failure(Outcome o);
 
 /// Walks the entries of one capture in order. Feed every entry once, in capture order, with
-/// its records; read summary() at the end. Memory grows with the distinct requests seen
-/// (ids and replay keys), not with the bodies.
+/// its records; read summary() at the end.
+///
+/// Memory is bounded whatever the capture's size (docs/performance.md): ids, pairing keys and
+/// replay keys are kept as 64-bit hashes, and only for the last kWindow entries (and at most
+/// kMaxTools tool definitions). A reply, a reused id or a repeated call further back than that
+/// is not paired: a request that leaves the window unanswered is reported as never answered,
+/// and the summary notes how many entries were looked back at. Two different ids (or params)
+/// with the same 64-bit hash would be taken as the same: at 65,536 keys the chance is about
+/// 1 in 10^10.
 class SessionTracker {
  public:
   static constexpr std::size_t kMaxStatuses = 32;
   static constexpr std::size_t kMaxListed = 100;
+  static constexpr std::size_t kWindow = 65536;   ///< entries looked back at for pairing and replays
+  static constexpr std::size_t kMaxTools = 4096;  ///< tool definitions remembered (the latest per name)
 
   /// `now_unix_seconds` is used for the retry advice of records the schema check rewrites.
   explicit SessionTracker(long long now_unix_seconds);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <utility>
@@ -21,8 +22,6 @@ using simdjson::dom::array;
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 using simdjson::dom::object;
-
-constexpr std::size_t kMaxParamsKey = 4096;  // longer canonical params are kept as a hash
 
 std::optional<element> member(element e, std::string_view key) {
   if (e.type() != element_type::OBJECT) return std::nullopt;
@@ -45,79 +44,60 @@ std::optional<bool> bool_member(element e, std::string_view key) {
   return b;
 }
 
-/// Appends `s` as a JSON string (RFC 8259 §7).
-void append_json_string(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out += '"';
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20) {
-      out += "\\u00";
-      out += kHex[u >> 4];
-      out += kHex[u & 0x0f];
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
+/// splitmix64's finaliser: spreads the bits of a hash over the whole word.
+std::uint64_t mix64(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  return x;
 }
 
-/// Canonical JSON: object members sorted by name (stable, so duplicates keep their order),
-/// no white space; `skip_meta` leaves out a top-level `_meta`.
-void canonical(element e, std::string& out, bool skip_meta) {
-  switch (e.type()) {
-    case element_type::OBJECT: {
-      std::vector<std::pair<std::string_view, element>> members;
-      for (auto [key, value] : object(e)) {
-        if (skip_meta && key == "_meta") continue;
-        members.emplace_back(key, value);
-      }
-      std::stable_sort(members.begin(), members.end(),
-                       [](const auto& a, const auto& b) { return a.first < b.first; });
-      out += '{';
-      bool first = true;
-      for (const auto& [key, value] : members) {
-        if (!first) out += ',';
-        first = false;
-        append_json_string(out, key);
-        out += ':';
-        canonical(value, out, false);
-      }
-      out += '}';
-      return;
-    }
-    case element_type::ARRAY: {
-      out += '[';
-      bool first = true;
-      for (element v : array(e)) {
-        if (!first) out += ',';
-        first = false;
-        canonical(v, out, false);
-      }
-      out += ']';
-      return;
-    }
-    default: out += simdjson::to_string(e); return;
-  }
-}
-
-std::uint64_t fnv1a(std::string_view s) {
-  std::uint64_t h = 14695981039346656037ull;
+std::uint64_t hash_bytes(std::string_view s, std::uint64_t seed) {
+  std::uint64_t h = 14695981039346656037ull ^ seed;
   for (char c : s) {
     h ^= static_cast<unsigned char>(c);
     h *= 1099511628211ull;
   }
-  return h;
+  return mix64(h ^ s.size());
 }
 
-std::string params_key(element params) {
-  std::string out;
-  canonical(params, out, true);
-  if (out.size() <= kMaxParamsKey) return out;
-  return "#" + std::to_string(fnv1a(out)) + ":" + std::to_string(out.size());
+/// 64-bit hash of a JSON value read as canonical JSON: object members in any order (the sum
+/// of their hashes), arrays in order, numbers by type and value, strings by their unescaped
+/// bytes; `skip_meta` leaves out a top-level `_meta`. Equal JSON gives equal hashes without
+/// building the canonical text (docs/output.md "Replays").
+std::uint64_t canonical_hash(element e, bool skip_meta, int depth = 0) {
+  if (depth > 256) return 0x5eed;  // simdjson's depth limit is lower; defensive only
+  switch (e.type()) {
+    case element_type::OBJECT: {
+      std::uint64_t sum = 0;
+      std::uint64_t n = 0;
+      for (auto [key, value] : object(e)) {
+        if (skip_meta && key == "_meta") continue;
+        sum += mix64(hash_bytes(key, 0x6b) ^ (canonical_hash(value, false, depth + 1) * 0x9e3779b97f4a7c15ull));
+        ++n;
+      }
+      return mix64(sum ^ mix64(n + 0x0b));
+    }
+    case element_type::ARRAY: {
+      std::uint64_t h = 0xa7;
+      for (element v : array(e)) h = mix64(h * 31 + canonical_hash(v, false, depth + 1));
+      return mix64(h ^ 0xa7a7);
+    }
+    case element_type::STRING: return hash_bytes(std::string_view(e), 0x57);
+    case element_type::INT64: return mix64(static_cast<std::uint64_t>(std::int64_t(e)) ^ 0x1111);
+    case element_type::UINT64: return mix64(std::uint64_t(e) ^ 0x2222);
+    case element_type::DOUBLE: {
+      const double d = double(e);
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, &d, sizeof bits);
+      return mix64(bits ^ 0x3333);
+    }
+    case element_type::BOOL: return bool(e) ? 0x7777 : 0x8888;
+    case element_type::NULL_VALUE: return 0x9999;
+  }
+  return 0;
 }
 
 bool is_sse_body(const Exchange& ex) {
@@ -197,7 +177,7 @@ SessionFacts extract_session_facts(const Exchange& ex, const std::vector<Classif
           f.notification = true;  // a client's JSON-RPC response (answers a server request)
         }
         if (auto params = member(root, "params")) {
-          f.params_key = params_key(*params);
+          f.params_hash = canonical_hash(*params, /*skip_meta=*/true);
           if (f.method == "tools/call") f.tool_name = string_member(*params, "name").value_or("");
         }
       }

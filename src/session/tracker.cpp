@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <deque>
 #include <string>
 #include <unordered_map>
@@ -72,40 +74,160 @@ bool is_failure(Outcome o) {
   }
 }
 
+namespace {
+
+/// splitmix64's finaliser: spreads the bits of a hash over the whole word.
+std::uint64_t mix64(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  return x;
+}
+
+/// 64-bit hash of `s` under `seed` (FNV-1a, then mixed): keys are short ids and method names.
+std::uint64_t hash_text(std::string_view s, std::uint64_t seed) {
+  std::uint64_t h = 14695981039346656037ull ^ mix64(seed + 0x9e3779b97f4a7c15ull);
+  for (char c : s) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ull;
+  }
+  return mix64(h ^ s.size());
+}
+
+/// A hash map from 64-bit keys that forgets what was put more than a window of entries ago
+/// (SessionTracker::kWindow), oldest first, so that a capture of any length costs bounded memory.
+template <typename V>
+class Window {
+ public:
+  V* find(std::uint64_t key) {
+    auto it = map_.find(key);
+    return it == map_.end() ? nullptr : &it->second.value;
+  }
+  bool contains(std::uint64_t key) const { return map_.count(key) > 0; }
+  std::size_t size() const { return map_.size(); }
+  /// Sets `key` to `value`, put at entry `entry` (its age from now on).
+  void put(std::uint64_t key, V value, std::size_t entry) {
+    const std::uint64_t serial = ++serial_;
+    map_.insert_or_assign(key, Slot{std::move(value), serial});
+    order_.push_back(Put{key, serial, entry});
+    if (order_.size() > 2 * map_.size() + 64) compact();
+  }
+  void erase(std::uint64_t key) { map_.erase(key); }
+  /// Forgets every key put before entry `oldest`, and the oldest keys past `cap`; calls
+  /// `forgotten(key, value)` for each before it goes.
+  template <typename F>
+  void forget(std::size_t oldest, std::size_t cap, F&& forgotten) {
+    while (!order_.empty() && (order_.front().entry < oldest || map_.size() > cap)) {
+      const Put p = order_.front();
+      order_.pop_front();
+      auto it = map_.find(p.key);
+      if (it == map_.end() || it->second.serial != p.serial) continue;  // put again since, or erased
+      forgotten(p.key, it->second.value);
+      map_.erase(it);
+    }
+  }
+  template <typename F>
+  void for_each(F&& f) const {
+    for (const auto& [key, slot] : map_) f(key, slot.value);
+  }
+
+ private:
+  struct Slot {
+    V value;
+    std::uint64_t serial = 0;
+  };
+  struct Put {
+    std::uint64_t key = 0;
+    std::uint64_t serial = 0;
+    std::size_t entry = 0;
+  };
+  std::unordered_map<std::uint64_t, Slot> map_;
+  std::deque<Put> order_;  ///< puts in order; stale ones (put again, erased) are skipped
+  std::uint64_t serial_ = 0;
+
+  /// Drops the stale puts (a key put again and again keeps one).
+  void compact() {
+    std::deque<Put> live;
+    for (const Put& p : order_) {
+      auto it = map_.find(p.key);
+      if (it != map_.end() && it->second.serial == p.serial) live.push_back(p);
+    }
+    order_.swap(live);
+  }
+};
+
+struct Nothing {};
+
+}  // namespace
+
 struct SessionTracker::State {
   long long now = 0;
   SessionSummary summary;
+  std::array<std::size_t, kOutcomeCount> outcomes{};  ///< records by outcome (summary.outcomes at the end)
   std::deque<int> statuses;  ///< the last kMaxStatuses statuses
   std::size_t statuses_total = 0;
   std::size_t initializes = 0;  ///< scopes of requests without a session id
-  struct Seen {
+  /// The primary source and the method of the last kWindow entries, by entry % kWindow: what
+  /// the keys below point at.
+  struct EntryText {
     std::string source;
     std::string method;
   };
-  std::unordered_map<std::string, Seen> request_by_key;        ///< scope + id -> the last request
-  std::unordered_set<std::string> request_ids;                 ///< every request id text
-  std::unordered_map<std::string, std::string> answered_by_id; ///< id text -> source of the answer
+  std::vector<EntryText> entries = std::vector<EntryText>(kWindow);
+  const EntryText& entry_text(std::size_t entry) const { return entries[entry % kWindow]; }
+  Window<std::size_t> request_by_key;   ///< hash(scope, id) -> the entry of the last request
+  Window<Nothing> request_ids;          ///< hash(id) of every request id
+  Window<std::size_t> answered_by_id;   ///< hash(id) -> the entry of its answer
   struct Open {
     std::size_t order = 0;
     Unanswered info;
   };
-  std::unordered_map<std::string, Open> unanswered;            ///< scope + id -> the request
-  std::unordered_map<std::string, std::string> unanswered_key; ///< id text -> its latest key there
+  Window<Open> unanswered;                    ///< hash(scope, id) -> the request still unanswered
+  Window<std::uint64_t> unanswered_key;       ///< hash(id) -> its latest key in `unanswered`
   std::size_t unanswered_order = 0;
+  std::vector<Unanswered> forgotten_unanswered;  ///< unanswered when they left the window (at most kMaxListed)
+  std::size_t forgotten_unanswered_total = 0;
+  std::vector<std::string> forgotten_methods;     ///< their methods, each once, in order
   struct Attempt {
-    std::string source;
     std::size_t entry = 0;
     Outcome outcome = Outcome::NOT_CAPTURED;
     bool failed = false;
-    std::string id;
-    std::vector<std::string> unanswered;  ///< keys of this call's attempts still unanswered
+    std::uint64_t id = 0;                  ///< hash of the request id
+    std::vector<std::uint64_t> unanswered; ///< keys of this call's attempts still unanswered
   };
-  std::unordered_map<std::string, Attempt> attempts;           ///< method + params key -> last attempt
-  std::unordered_map<std::string, ToolDefinition> tools;       ///< by name, the latest definition
+  Window<Attempt> attempts;                               ///< hash(method, params) -> last attempt
+  std::unordered_map<std::string, ToolDefinition> tools;  ///< by name, the latest definition
+  bool tools_forgotten = false;                           ///< more than kMaxTools names were defined
   bool tools_call_seen = false;
   bool tools_call_after_failure = false;
   std::size_t posts_after_failure = 0;
   std::size_t replays_total = 0;
+
+  /// Forgets the keys of entries that left the window (`entry` is the newest).
+  void forget_old(std::size_t entry) {
+    if (entry < kWindow) return;
+    const std::size_t oldest = entry - kWindow + 1;
+    auto none = [](std::uint64_t, const auto&) {};
+    // A batch reply can put several keys at one entry: a hard cap keeps the maps bounded too.
+    constexpr std::size_t cap = 2 * kWindow;
+    request_by_key.forget(oldest, cap, none);
+    request_ids.forget(oldest, cap, none);
+    answered_by_id.forget(oldest, cap, none);
+    unanswered_key.forget(oldest, cap, none);
+    attempts.forget(oldest, cap, none);
+    unanswered.forget(oldest, cap, [this](std::uint64_t, const Open& o) {
+      // It was not answered within the window: that is what the summary reports.
+      ++forgotten_unanswered_total;
+      if (forgotten_unanswered.size() < kMaxListed) forgotten_unanswered.push_back(o.info);
+      const std::string m = o.info.method.empty() ? "?" : o.info.method;
+      if (forgotten_methods.size() < kMaxListed &&
+          std::find(forgotten_methods.begin(), forgotten_methods.end(), m) == forgotten_methods.end()) {
+        forgotten_methods.push_back(m);
+      }
+    });
+  }
 };
 
 SessionTracker::SessionTracker(long long now_unix_seconds) : state_(std::make_unique<State>()) {
@@ -121,18 +243,24 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, std::vector<Classif
   SessionSummary& sum = s.summary;
   SessionAnnotation a;
   a.entry = sum.entries++;
+  s.forget_old(a.entry);
+  State::EntryText& here = s.entries[a.entry % kWindow];
+  here.source.clear();
+  here.method.clear();
   if (f.skipped) {
     ++sum.skipped;
     ++sum.skipped_reasons[f.skipped->reason];
     return a;
   }
-  const std::string source = sources.empty() ? std::string() : sources.front();
+  if (!sources.empty()) here.source = sources.front();
+  const std::string& source = here.source;
   auto finding = [&](std::string code, std::string detail) {
     ++sum.findings[code];
     a.findings.push_back(SessionFinding{std::move(code), std::move(detail)});
   };
   const Classification* primary = records.empty() ? nullptr : records.front();
-  const std::string method = !f.method.empty() ? f.method : (primary ? primary->method : std::string());
+  here.method = !f.method.empty() ? f.method : (primary ? primary->method : std::string());
+  const std::string& method = here.method;
 
   // The POST sequence (a GET resumes a stream; it is no POST).
   if (f.http_method.empty() || f.http_method == "POST") {
@@ -153,29 +281,31 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, std::vector<Classif
 
   // Scope of request ids: the session id, else the stretch since the last initialize.
   if (f.session_id.empty() && method == "initialize") ++s.initializes;
-  const std::string scope = f.session_id.empty() ? "n" + std::to_string(s.initializes) : "s" + f.session_id;
+  const std::uint64_t scope =
+      f.session_id.empty() ? mix64(s.initializes * 2 + 1) : hash_text(f.session_id, 2);
   const bool is_request = f.request_captured && f.request_id && !f.notification;
   bool any_answer = false;
   for (const Classification* c : records) any_answer = any_answer || answered(*c);
 
-  std::string request_key;
+  std::uint64_t request_key = 0;
+  const std::uint64_t id_hash = f.request_id ? hash_text(*f.request_id, 1) : 0;
   if (is_request) {
-    const std::string key = scope + '\x1f' + *f.request_id;
-    request_key = key;
-    if (auto prev = s.request_by_key.find(key); prev != s.request_by_key.end()) {
+    request_key = hash_text(*f.request_id, scope);
+    if (const std::size_t* prev = s.request_by_key.find(request_key)) {
+      const State::EntryText& was = s.entry_text(*prev);
       finding("duplicate_request_id",
               fmt::format("id {} was already used by {} ({}) in this session: a request id must not be reused "
                           "within a session",
-                          *f.request_id, prev->second.source, prev->second.method.empty() ? "?" : prev->second.method));
+                          *f.request_id, was.source, was.method.empty() ? "?" : was.method));
     }
-    s.request_by_key[key] = State::Seen{source, method};
-    s.request_ids.insert(*f.request_id);
+    s.request_by_key.put(request_key, a.entry, a.entry);
+    s.request_ids.put(id_hash, Nothing{}, a.entry);
     if (any_answer) {
-      s.answered_by_id[*f.request_id] = source;
+      s.answered_by_id.put(id_hash, a.entry, a.entry);
     } else {
       Unanswered u{source, method, *f.request_id, primary ? primary->outcome : Outcome::NOT_CAPTURED, f.http_status};
-      s.unanswered[key] = State::Open{s.unanswered_order++, std::move(u)};
-      s.unanswered_key[*f.request_id] = key;
+      s.unanswered.put(request_key, State::Open{s.unanswered_order++, std::move(u)}, a.entry);
+      s.unanswered_key.put(id_hash, request_key, a.entry);
     }
   } else if (!f.request_captured) {
     // A reply whose request the capture lacks: pair it by id with what came before.
@@ -185,17 +315,20 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, std::vector<Classif
         continue;
       }
       const std::string id = c->response_id->to_json();
-      if (auto u = s.unanswered_key.find(id); u != s.unanswered_key.end() && answered(*c)) {
-        s.unanswered.erase(u->second);
-        s.unanswered_key.erase(u);
-        s.answered_by_id[id] = source;
-      } else if (auto prev = s.answered_by_id.find(id); prev != s.answered_by_id.end() && answered(*c)) {
+      const std::uint64_t h = hash_text(id, 1);
+      const std::uint64_t* open_key = s.unanswered_key.find(h);
+      const std::size_t* prev = s.answered_by_id.find(h);
+      if (open_key && answered(*c)) {
+        s.unanswered.erase(*open_key);
+        s.unanswered_key.erase(h);
+        s.answered_by_id.put(h, a.entry, a.entry);
+      } else if (prev && answered(*c)) {
         finding("duplicate_response_id",
-                fmt::format("a second response for id {} (the first: {})", id, prev->second));
-      } else if (!s.request_ids.count(id) && !s.request_ids.empty()) {
+                fmt::format("a second response for id {} (the first: {})", id, s.entry_text(*prev).source));
+      } else if (!s.request_ids.contains(h) && s.request_ids.size() > 0) {
         finding("unknown_response_id", fmt::format("response id {} answers no request in the capture", id));
       } else if (answered(*c)) {
-        s.answered_by_id[id] = source;
+        s.answered_by_id.put(h, a.entry, a.entry);
       }
     }
   }
@@ -214,14 +347,14 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, std::vector<Classif
 
   // Replays: the same method and params as an earlier request that failed.
   if (is_request && !method.empty()) {
-    const std::string rkey = method + '\n' + f.params_key;
-    auto prev = s.attempts.find(rkey);
-    if (prev != s.attempts.end() && prev->second.failed) {
+    const std::uint64_t rkey = hash_text(method, f.params_hash);
+    State::Attempt* prev = s.attempts.find(rkey);
+    if (prev && prev->failed) {
       Replay r;
-      r.of_source = prev->second.source;
-      r.of_entry = prev->second.entry;
-      r.after = prev->second.outcome;
-      r.same_id = prev->second.id == *f.request_id;
+      r.of_source = s.entry_text(prev->entry).source;
+      r.of_entry = prev->entry;
+      r.after = prev->outcome;
+      r.same_id = prev->id == id_hash;
       if (method == "tools/call") {
         auto tool = s.tools.find(f.tool_name);
         if (tool == s.tools.end()) {
@@ -267,23 +400,24 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, std::vector<Classif
     const bool failed = primary && (is_failure(primary->outcome) ||
                                     (primary->outcome == Outcome::NOT_CAPTURED && f.http_status == 0));
     // A call answered on a replay was answered: its earlier attempts leave "never answered".
-    std::vector<std::string> chain;
-    if (prev != s.attempts.end() && prev->second.failed) chain = std::move(prev->second.unanswered);
+    std::vector<std::uint64_t> chain;
+    if (prev && prev->failed) chain = std::move(prev->unanswered);
     if (any_answer) {
-      for (const std::string& k : chain) {
-        if (auto u = s.unanswered.find(k); u != s.unanswered.end()) {
-          if (auto by_id = s.unanswered_key.find(u->second.info.id); by_id != s.unanswered_key.end() && by_id->second == k) {
-            s.unanswered_key.erase(by_id);
-          }
-          s.unanswered.erase(u);
+      for (const std::uint64_t k : chain) {
+        if (State::Open* u = s.unanswered.find(k)) {
+          const std::uint64_t h = hash_text(u->info.id, 1);
+          if (const std::uint64_t* by_id = s.unanswered_key.find(h); by_id && *by_id == k) s.unanswered_key.erase(h);
+          s.unanswered.erase(k);
         }
       }
       chain.clear();
-    } else if (s.unanswered.count(request_key)) {
+    } else if (s.unanswered.contains(request_key)) {
       chain.push_back(request_key);
     }
-    s.attempts[rkey] = State::Attempt{source, a.entry, primary ? primary->outcome : Outcome::NOT_CAPTURED, failed,
-                                      *f.request_id, std::move(chain)};
+    s.attempts.put(rkey,
+                   State::Attempt{a.entry, primary ? primary->outcome : Outcome::NOT_CAPTURED, failed, id_hash,
+                                  std::move(chain)},
+                   a.entry);
   }
 
   // outputSchema: a successful tool result must conform to the schema its tool declared.
@@ -318,13 +452,19 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, std::vector<Classif
       }
     }
   }
-  for (const ToolDefinition& t : f.tools) s.tools[t.name] = t;
+  for (const ToolDefinition& t : f.tools) {
+    if (s.tools.size() >= kMaxTools && !s.tools.count(t.name)) {
+      s.tools_forgotten = true;
+      continue;
+    }
+    s.tools[t.name] = t;
+  }
 
   // Counts and the first failure (after the schema check: it may have changed an outcome).
   for (std::size_t k = 0; k < records.size(); ++k) {
     const Classification& c = *records[k];
     ++sum.records;
-    ++sum.outcomes[std::string(to_string(c.outcome))];
+    ++s.outcomes[static_cast<std::size_t>(c.outcome)];
     if (!sum.first_failure && is_failure(c.outcome)) {
       sum.first_failure = SessionSummary::Failure{k < sources.size() ? sources[k] : source, a.post_index,
                                                   c.method.empty() ? method : c.method, c.outcome, c.reason,
@@ -337,9 +477,16 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, std::vector<Classif
 SessionSummary SessionTracker::summary() const {
   const State& s = *state_;
   SessionSummary sum = s.summary;
+  for (std::size_t k = 0; k < s.outcomes.size(); ++k) {
+    if (s.outcomes[k] > 0) sum.outcomes[std::string(to_string(static_cast<Outcome>(k)))] = s.outcomes[k];
+  }
+  // Requests that left the window unanswered come first: they are the oldest.
+  sum.never_answered = s.forgotten_unanswered;
+  sum.never_answered_omitted = s.forgotten_unanswered_total - s.forgotten_unanswered.size();
+  sum.methods_never_answered = s.forgotten_methods;
   std::vector<const State::Open*> open;
   open.reserve(s.unanswered.size());
-  for (const auto& [key, o] : s.unanswered) open.push_back(&o);
+  s.unanswered.for_each([&](std::uint64_t, const State::Open& o) { open.push_back(&o); });
   std::sort(open.begin(), open.end(), [](const State::Open* x, const State::Open* y) { return x->order < y->order; });
   for (const State::Open* o : open) {
     if (sum.never_answered.size() < kMaxListed) sum.never_answered.push_back(o->info);
@@ -364,6 +511,16 @@ SessionSummary SessionTracker::summary() const {
     }
   }
   if (!s.tools_call_seen) sum.notes.push_back("the capture holds no tools/call");
+  if (sum.entries > kWindow) {
+    sum.notes.push_back(fmt::format("pairing, reused ids and replays were checked within windows of {} entries; "
+                                    "a reply or repeat further back than that is not paired",
+                                    kWindow));
+  }
+  if (s.tools_forgotten) {
+    sum.notes.push_back(fmt::format("more than {} tools were defined: later ones were not kept for replay safety "
+                                    "and outputSchema checks",
+                                    kMaxTools));
+  }
   if (s.replays_total > 0) {
     sum.notes.push_back(fmt::format("{} request{} sent again after a failure; the capture cannot tell who sent {} "
                                     "again (an SDK, the application or a person)",

@@ -223,6 +223,91 @@ TEST(SessionPairing, LateAnswerInALogClearsNeverAnswered) {
   EXPECT_TRUE(run.analysis.entries[1].findings.empty());
 }
 
+TEST(SessionReplay, ParamsCompareAsCanonicalJson) {
+  auto run = analyze({post(call(3, "x", R"({"a":1,"b":[1,{"c":"d","e":null}]})"), 503, "", "s1", "text/plain"),
+                      post(call(4, "x", R"({"b":[1,{"e":null,"c":"d"}],"a":1})", "p2"), 503, "", "s1", "text/plain"),
+                      post(call(5, "x", R"({"b":[{"e":null,"c":"d"},1],"a":1})"), 503, "", "s1", "text/plain"),
+                      post(call(6, "x", R"({"a":1,"b":[{"e":null,"c":"d"},1],"a":1})"), 503, "", "s1", "text/plain"),
+                      post(call(7, "x", R"({"a":"1","b":[{"e":null,"c":"d"},1]})"), 503, "", "s1", "text/plain")});
+  const auto& e = run.analysis.entries;
+  ASSERT_TRUE(e[1].replay) << "member order and _meta do not make a new call";
+  EXPECT_EQ(e[1].replay->of_source, run.exchanges[0].source);
+  EXPECT_FALSE(e[2].replay) << "array order does";
+  EXPECT_FALSE(e[3].replay) << "a duplicate member does";
+  EXPECT_FALSE(e[4].replay) << "\"1\" is not 1";
+}
+
+/// Facts of a captured request `id` (JSON text) with no session id.
+SessionFacts request_facts(const std::string& id, int status) {
+  SessionFacts f;
+  f.http_method = "POST";
+  f.http_status = status;
+  f.request_captured = true;
+  f.request_id = id;
+  f.method = "tools/call";
+  f.tool_name = "x";
+  f.params_hash = 7;
+  return f;
+}
+
+Classification record(Outcome o, std::optional<int> response_id) {
+  Classification c;
+  c.outcome = o;
+  c.layer = layer_of(o);
+  c.reason = "r";
+  c.method = "tools/call";
+  if (response_id) c.response_id = JsonRpcId{JsonRpcId::Kind::integer, std::to_string(*response_id)};
+  return c;
+}
+
+TEST(SessionWindow, OldRequestsAreForgottenAndReportedNeverAnswered) {
+  SessionTracker tracker(kNow);
+  const std::size_t n = SessionTracker::kWindow + 10;
+  auto add = [&](const SessionFacts& f, Classification c, const std::string& source) {
+    return tracker.add(f, {&c}, {source});
+  };
+  // Entry 0: a request with no reply; then a window's worth of answered requests with other
+  // params; then the first request's id again (a reuse the window no longer sees) and a late
+  // reply for it (which it can no longer pair).
+  add(request_facts("1", 0), record(Outcome::NOT_CAPTURED, std::nullopt), "log#1");
+  for (std::size_t i = 1; i < n; ++i) {
+    SessionFacts f = request_facts(std::to_string(i + 1), 200);
+    f.params_hash = 1000 + i;
+    add(f, record(Outcome::TOOL_SUCCESS, static_cast<int>(i + 1)), "log#" + std::to_string(i + 1));
+  }
+  SessionAnnotation reuse = add(request_facts("1", 503), record(Outcome::HTTP_ERROR, std::nullopt), "log#reuse");
+  EXPECT_TRUE(reuse.findings.empty()) << "id 1 was used more than a window ago";
+  EXPECT_FALSE(reuse.replay) << "the failed call with these params was more than a window ago";
+  SessionFacts late;
+  late.http_status = 200;
+  SessionAnnotation reply = add(late, record(Outcome::TOOL_SUCCESS, 1), "log#late");
+  const SessionSummary s = tracker.summary();
+  ASSERT_EQ(s.never_answered.size(), 1u) << "the late reply answers the reuse, still in the window";
+  EXPECT_EQ(s.never_answered[0].source, "log#1");
+  EXPECT_TRUE(reply.findings.empty());
+  EXPECT_EQ(s.never_answered_omitted, 0u);
+  EXPECT_EQ(s.entries, n + 2);
+  EXPECT_TRUE(has_note(s, "windows of 65536 entries"));
+}
+
+TEST(SessionWindow, RecentPairingIsExactNearTheWindowEdge) {
+  SessionTracker tracker(kNow);
+  auto add = [&](const SessionFacts& f, Classification c, const std::string& source) {
+    return tracker.add(f, {&c}, {source});
+  };
+  for (std::size_t i = 0; i < SessionTracker::kWindow - 1; ++i) {
+    SessionFacts f = request_facts(std::to_string(i + 1), 200);
+    f.params_hash = 1000 + i;
+    add(f, record(Outcome::TOOL_SUCCESS, static_cast<int>(i + 1)), "log#" + std::to_string(i + 1));
+  }
+  // Entry kWindow - 1 still sees entry 0: id 1 reused is found, with the first use's source.
+  SessionAnnotation reuse = add(request_facts("1", 200), record(Outcome::TOOL_SUCCESS, 1), "log#reuse");
+  ASSERT_EQ(reuse.findings.size(), 1u);
+  EXPECT_EQ(reuse.findings[0].code, "duplicate_request_id");
+  EXPECT_NE(reuse.findings[0].detail.find("log#1 (tools/call)"), std::string::npos) << reuse.findings[0].detail;
+  EXPECT_FALSE(has_note(tracker.summary(), "windows of")) << "nothing was forgotten";
+}
+
 TEST(SessionSequence, StatusesAreCapped) {
   std::vector<Exchange> many;
   for (int i = 0; i < 40; ++i) many.push_back(post(list_request(100 + i), 200, tools_list(100 + i, "")));
