@@ -126,10 +126,26 @@ struct Classification {
   std::vector<std::string> warnings;
 };
 
+/// What classify() read on its way that the session analysis needs (src/session), handed out
+/// so that no body is parsed twice (docs/performance.md). Pure data.
+struct ReadAlong {
+  // The captured request body (Exchange::request; not `--request`), when it is a JSON object.
+  bool request_message = false;           ///< the captured request body is a JSON object
+  std::optional<std::string> request_id;  ///< its `id` as minified JSON text (`1`, `"a"`)
+  std::string request_method;             ///< its `method` when a string
+  bool request_notification = false;      ///< it has no `id`, or no `method` (a client's response)
+  std::uint64_t params_hash = 0;          ///< canonical hash of `params` without `_meta` (0: no params)
+  std::string tool_name;                  ///< `params.name` of a tools/call
+  // The deciding result of a tools/call TOOL_SUCCESS (a single record, not a batch element).
+  bool tool_result_found = false;
+  std::optional<std::string> structured_content;  ///< `result.structuredContent` as minified JSON
+};
+
 /// Classifies one exchange. Pure; never fails: every input gets an outcome.
 /// Returns one Classification, or one per element for a JSON-RPC batch array body
 /// (2025-03-26 batching). `now_unix_seconds` is used for HTTP-date `Retry-After` values.
+/// When `along` is given, it is filled with what the session analysis needs.
 std::vector<Classification> classify(const Exchange& exchange, const ContextFlags& flags,
-                                     long long now_unix_seconds);
+                                     long long now_unix_seconds, ReadAlong* along = nullptr);
 
 }  // namespace mcptriage

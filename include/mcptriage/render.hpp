@@ -30,6 +30,8 @@ inline constexpr int kSchemaVersion = 1;
 /// a string field holding bytes that are not UTF-8 shows them as U+FFFD and carries them
 /// losslessly in a sibling `<field>_bytes` (base64); secrets are redacted (see redact()).
 std::string render_jsonl(const Record& r);
+/// Appends render_jsonl(r) to `out`.
+void append_jsonl(std::string& out, const Record& r);
 
 /// Aligned table (header + one row per record, then an indented detail line each).
 /// `color` adds ANSI colours to the outcome column. Untrusted text is escaped (escape_terminal).
@@ -37,6 +39,9 @@ std::string render_table(const std::vector<Record>& records, bool color);
 
 /// RFC 8259 string escaping (without the quotes); invalid UTF-8 bytes become U+FFFD.
 std::string json_escape(std::string_view s);
+
+/// Appends json_escape(s) to `out`; returns whether `s` was valid UTF-8 (RFC 3629).
+bool append_json_escaped(std::string& out, std::string_view s);
 
 /// Replaces every byte sequence that is not valid UTF-8 (RFC 3629) with U+FFFD.
 std::string to_valid_utf8(std::string_view s);
@@ -62,6 +67,8 @@ bool redaction_enabled();
 /// `password=`, `secret=` values; JSON members such as `"password": "..."`; the password of
 /// `scheme://user:password@host`; `Mcp-Session-Id: <id>` is shortened to 8 characters and `…`.
 std::string redact(std::string_view s);
+/// Appends redact(s) to `out` (no temporary string: the renderers call it per field).
+void append_redacted(std::string& out, std::string_view s);
 
 /// A header value as it may be printed. By name (case-insensitive): `Authorization` and
 /// `Proxy-Authorization` keep the scheme only (`Bearer [REDACTED]`); `Cookie` keeps cookie names

@@ -50,9 +50,11 @@ struct SessionFacts {
   std::string result_pointer;        ///< JSON Pointer of that result in its message ("/result")
 };
 
-/// Reads the facts of one exchange and its classification records (one, or one per batch
-/// element). Never fails; unreadable parts are left empty.
-SessionFacts extract_session_facts(const Exchange& exchange, const std::vector<Classification>& records);
+/// Reads the facts of one exchange from its classification records (one, or one per batch
+/// element) and what classify() read along (its `along` argument). Parses only the result of a
+/// tools/list success (for its tool definitions). Never fails; unreadable parts are left empty.
+SessionFacts extract_session_facts(const Exchange& exchange, const std::vector<Classification>& records,
+                                   const ReadAlong& along);
 
 /// Replay safety (classification.md §Retry advice; MCP `ToolAnnotations`).
 enum class ReplaySafety { safe, unsafe, unknown };
@@ -200,8 +202,13 @@ std::expected<std::optional<SchemaMismatch>, std::string> check_schema(std::stri
 /// The `"session":{...}` member for an exchange record (without a leading comma).
 std::string render_session_member(const SessionAnnotation& a);
 
+/// Appends render_session_member(a) to `out`.
+void append_session_member(std::string& out, const SessionAnnotation& a);
+
 /// Inserts render_session_member(a) as the last member of the JSON object `record_json`.
 std::string with_session_member(std::string record_json, const SessionAnnotation& a);
+/// Appends with_session_member(record_json, a) to `out`.
+void append_with_session_member(std::string& out, std::string_view record_json, const SessionAnnotation& a);
 
 /// A skipped record: `{"schema":1,"kind":"skipped","skipped":true,"source":...,"format":...,"reason":...,"detail":...}`.
 std::string render_skipped_jsonl(std::string_view source, std::string_view format, const Skip& skip);

@@ -10,6 +10,7 @@
 #include <simdjson.h>
 #include <unordered_set>
 
+#include "json/dom.hpp"
 #include "mcptriage/advice.hpp"
 #include "mcptriage/http.hpp"
 #include "mcptriage/sse.hpp"
@@ -195,9 +196,15 @@ simdjson::dom::parser& request_parser() {
   thread_local simdjson::dom::parser parser;
   return parser;
 }
+/// For the SSE events after the deciding one (classify_sse).
+simdjson::dom::parser& rest_parser() {
+  thread_local simdjson::dom::parser parser;
+  return parser;
+}
 
 /// Reads id/method/notification/version from a JSON-RPC request body; false when unusable.
-bool read_request_body(std::string_view body, Context& ctx, MethodSource source) {
+/// `along` (the captured request only) gets what the session analysis needs of it.
+bool read_request_body(std::string_view body, Context& ctx, MethodSource source, ReadAlong* along) {
   simdjson::dom::parser& parser = request_parser();
   element root;
   if (parser.parse(body.data(), body.size()).get(root)) return false;
@@ -207,6 +214,20 @@ bool read_request_body(std::string_view body, Context& ctx, MethodSource source)
     return true;
   }
   if (!is_object(root)) return false;
+  if (along) {
+    along->request_message = true;
+    auto method = string_field(root, "method");
+    auto id = field(root, "id");
+    if (id) along->request_id = json_text(*id);
+    if (method) along->request_method = std::string(*method);
+    along->request_notification = !method || !id;
+    if (auto params = field(root, "params")) {
+      along->params_hash = json::canonical_hash(*params, /*skip_meta=*/true);
+      if (method == std::optional<std::string_view>("tools/call")) {
+        along->tool_name = std::string(string_field(*params, "name").value_or(""));
+      }
+    }
+  }
   if (auto m = string_field(root, "method")) {
     ctx.method = std::string(*m);
     ctx.method_source = source;
@@ -234,7 +255,8 @@ bool read_request_body(std::string_view body, Context& ctx, MethodSource source)
   return true;
 }
 
-Context build_context(const Exchange& ex, const ContextFlags& flags, std::vector<std::string>& warnings) {
+Context build_context(const Exchange& ex, const ContextFlags& flags, std::vector<std::string>& warnings,
+                      ReadAlong* along) {
   Context ctx;
   bool from_capture = false;
   if (ex.request) {
@@ -244,13 +266,13 @@ Context build_context(const Exchange& ex, const ContextFlags& flags, std::vector
       ctx.version_source = "request";
     }
     if (ex.request->body && !ex.request->body->empty()) {
-      from_capture = read_request_body(*ex.request->body, ctx, MethodSource::request);
+      from_capture = read_request_body(*ex.request->body, ctx, MethodSource::request, along);
       if (!from_capture) warnings.push_back("the captured request body is not a JSON-RPC message");
     }
   }
   if (!from_capture) {
     if (flags.request_body) {
-      if (!read_request_body(*flags.request_body, ctx, MethodSource::request)) {
+      if (!read_request_body(*flags.request_body, ctx, MethodSource::request, nullptr)) {
         warnings.push_back("--request file is not a JSON-RPC message; ignored");
       }
     }
@@ -283,13 +305,13 @@ Context build_context(const Exchange& ex, const ContextFlags& flags, std::vector
 
 class Classifier {
  public:
-  Classifier(const Exchange& ex, const ContextFlags& flags, long long now)
-      : ex_(ex), now_(now) {
+  Classifier(const Exchange& ex, const ContextFlags& flags, long long now, ReadAlong* along)
+      : ex_(ex), now_(now), along_(along) {
     base_.transport_captured = ex.response.transport_captured;
     base_.http_status = ex.response.status;
     if (auto ct = find_header(ex.response.headers, "content-type")) base_.content_type = std::string(*ct);
     base_.warnings = ex.warnings;
-    ctx_ = build_context(ex, flags, base_.warnings);
+    ctx_ = build_context(ex, flags, base_.warnings, along);
     base_.request_id = ctx_.id;
     base_.method = ctx_.method;
     base_.method_source = ctx_.method_source;
@@ -303,12 +325,24 @@ class Classifier {
     std::vector<Classification> out;
     classify_transport(out);
     for (auto& c : out) finish(c);
+    if (along_ && tool_result_ && out.size() == 1 && out.front().outcome == Outcome::TOOL_SUCCESS &&
+        out.front().method == "tools/call") {
+      along_->tool_result_found = true;
+      along_->structured_content = std::move(tool_result_->structured_content);
+    }
     return out;
   }
 
  private:
   const Exchange& ex_;
   long long now_;
+  ReadAlong* along_ = nullptr;
+  /// The last top-level message judged a tools/call success (a hypothetical verdict too: run()
+  /// hands it out only when the exchange's one record is that success).
+  struct ToolResult {
+    std::optional<std::string> structured_content;
+  };
+  std::optional<ToolResult> tool_result_;
   Context ctx_;
   Classification base_;
   simdjson::dom::parser& parser_ = body_parser();
@@ -728,6 +762,11 @@ class Classifier {
       return;
     }
     judge_result(c, *result, prefix + "/result");
+    if (along_ && prefix.empty() && c.outcome == Outcome::TOOL_SUCCESS && c.method == "tools/call") {
+      ToolResult t;
+      if (auto sc = field(*result, "structuredContent")) t.structured_content = json_text(*sc);
+      tool_result_ = std::move(t);
+    }
   }
 
   /// Compares the response id with the request id (type and value, BASE §Responses). False, with
@@ -1151,10 +1190,14 @@ class Classifier {
     std::size_t notifications = 0;
     std::optional<std::size_t> last_server_request;
     std::optional<std::size_t> first_invalid;
+    // Once the deciding event is found, its document stays in parser_ and the events after it
+    // are read with a second parser: the decider is parsed once.
+    simdjson::dom::parser* scan = &parser_;
+    std::optional<element> decider_root;
     for (std::size_t i = 0; i < stream.events.size(); ++i) {
       const sse::Event& ev = stream.events[i];
       EventSummary s{EventSummary::Kind::not_jsonrpc, "", std::nullopt, false, "", ""};
-      Parsed p = parse_json(parser_, ev.data);
+      Parsed p = parse_json(*scan, ev.data);
       if (!p.ok) {
         s.kind = EventSummary::Kind::invalid_json;
         s.parse_reason = p.reason;
@@ -1199,6 +1242,10 @@ class Classifier {
         s.kind = EventSummary::Kind::response;
         if (!decider) decider = i;
       }
+      if (decider == i) {
+        decider_root = root;
+        scan = &rest_parser();
+      }
       summaries.push_back(std::move(s));
     }
     if (!decider && fallback) decider = fallback;
@@ -1213,12 +1260,18 @@ class Classifier {
         c.warnings.push_back(fmt::format("event {} was not valid JSON ({}); skipped", *first_invalid + 1,
                                          summaries[*first_invalid].parse_reason));
       }
-      Parsed p = parse_json(parser_, stream.events[i].data);
-      if (is_array(p.root)) {
-        judge_batch(c, p.root, out);
+      element root;
+      if (decider_root) {
+        root = *decider_root;
+      } else {
+        Parsed p = parse_json(parser_, stream.events[i].data);  // the fallback: parsed again
+        root = p.root;
+      }
+      if (is_array(root)) {
+        judge_batch(c, root, out);
         return;
       }
-      judge_message(c, p.root, "");
+      judge_message(c, root, "");
       if (last_server_request && *last_server_request < i && c.protocol_version >= kV20260728 &&
           c.protocol_version_source != "assumed") {
         c.warnings.push_back("a server-to-client request on the stream: forbidden from 2026-07-28");
@@ -1275,8 +1328,10 @@ class Classifier {
 
 }  // namespace
 
-std::vector<Classification> classify(const Exchange& exchange, const ContextFlags& flags, long long now_unix_seconds) {
-  Classifier classifier(exchange, flags, now_unix_seconds);
+std::vector<Classification> classify(const Exchange& exchange, const ContextFlags& flags, long long now_unix_seconds,
+                                     ReadAlong* along) {
+  if (along) *along = ReadAlong{};
+  Classifier classifier(exchange, flags, now_unix_seconds, along);
   return classifier.run();
 }
 

@@ -351,6 +351,7 @@ int main(int argc, char** argv) {
   auto last_progress = std::chrono::steady_clock::now();
   bool progress_shown = false;
   std::string out_buffer;
+  std::string record_text;  // one record's JSON text, reused
   cli::SessionOutput sessions(format == "jsonl", now);  // pairing, sequence, replays, summaries
   std::size_t broken = 0;
   std::size_t records = 0;
@@ -382,8 +383,9 @@ int main(int argc, char** argv) {
   };
   auto records_of = [&](const Exchange& ex, const ContextFlags& file_flags, std::vector<Record>& out) {
     if (ex.skipped) return out.push_back(cli::skipped_record(ex));  // reported, not classified
-    auto results = classify(ex, file_flags, now);
-    const auto facts = cli::session_facts(ex, results);  // for the session analysis (src/session)
+    ReadAlong along;  // what the session analysis needs, read by the classifier
+    auto results = classify(ex, file_flags, now, &along);
+    const auto facts = cli::session_facts(ex, results, along);  // for the session analysis (src/session)
     for (std::size_t k = 0; k < results.size(); ++k) {
       out.push_back(Record{results.size() > 1 ? fmt::format("{}[{}]", ex.source, k) : ex.source, ex.format,
                            std::move(results[k]), facts});
@@ -440,7 +442,9 @@ int main(int argc, char** argv) {
         std::cerr << "mcptriage: expectation broken: " << escape_terminal(redact(result.failure)) << "\n";
       }
       if (format == "jsonl") {
-        sessions.write_jsonl(rec, render_jsonl(rec), out_buffer);
+        record_text.clear();
+        append_jsonl(record_text, rec);
+        sessions.write_jsonl(rec, record_text, out_buffer);
         if (out_buffer.size() > (1 << 16)) flush();
       }
       tally.add(rec.c.outcome, result.has_expectation, result.passed);

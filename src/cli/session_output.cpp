@@ -3,8 +3,9 @@
 
 namespace mcptriage::cli {
 
-std::shared_ptr<const SessionFacts> session_facts(const Exchange& exchange, const std::vector<Classification>& records) {
-  return std::make_shared<const SessionFacts>(extract_session_facts(exchange, records));
+std::shared_ptr<const SessionFacts> session_facts(const Exchange& exchange, const std::vector<Classification>& records,
+                                                  const ReadAlong& along) {
+  return std::make_shared<const SessionFacts>(extract_session_facts(exchange, records, along));
 }
 
 Record skipped_record(const Exchange& exchange) {
@@ -66,36 +67,38 @@ void SessionOutput::begin_batch(std::size_t input, std::string_view name, std::v
   if (st.entries > 1) st.multi = true;
 }
 
-void SessionOutput::emit(Held item, std::string& out) {
+void SessionOutput::emit(std::string_view text, const SessionAnnotation* annotation, std::string& out) {
   InputState& st = *current_;
   if (!st.multi) {
-    st.held.push_back(std::move(item));
+    // The input's first entry: whether it gets a session member is known with the second.
+    st.held.push_back(Held{std::string(text), annotation ? std::optional<SessionAnnotation>(*annotation) : std::nullopt});
     return;
   }
   for (Held& h : st.held) {
-    out += h.annotation ? with_session_member(std::move(h.text), *h.annotation) : std::move(h.text);
+    if (h.annotation) append_with_session_member(out, h.text, *h.annotation);
+    else out += h.text;
     out += '\n';
   }
   st.held.clear();
-  out += item.annotation ? with_session_member(std::move(item.text), *item.annotation) : std::move(item.text);
+  if (annotation) append_with_session_member(out, text, *annotation);
+  else out += text;
   out += '\n';
 }
 
 bool SessionOutput::skip(const Record& rec, std::string& out) {
   if (!rec.facts || !rec.facts->skipped) return false;
-  if (jsonl_ && current_) emit(Held{render_skipped_jsonl(rec.source, rec.format, *rec.facts->skipped), std::nullopt}, out);
+  if (jsonl_ && current_) emit(render_skipped_jsonl(rec.source, rec.format, *rec.facts->skipped), nullptr, out);
   return true;
 }
 
-void SessionOutput::write_jsonl(const Record& rec, std::string text, std::string& out) {
+void SessionOutput::write_jsonl(const Record& rec, std::string_view text, std::string& out) {
   if (!current_ || !rec.facts) {
     out += text;
     out += '\n';
     return;
   }
-  std::optional<SessionAnnotation> a;
-  if (auto it = annotations_.find(rec.facts.get()); it != annotations_.end()) a = it->second;
-  emit(Held{std::move(text), std::move(a)}, out);
+  auto it = annotations_.find(rec.facts.get());
+  emit(text, it != annotations_.end() ? &it->second : nullptr, out);
 }
 
 void SessionOutput::end_input(std::string& out) {

@@ -19,7 +19,8 @@
 namespace mcptriage::cli {
 
 /// The facts of one classified exchange, to attach to each of its records (worker threads).
-std::shared_ptr<const SessionFacts> session_facts(const Exchange& exchange, const std::vector<Classification>& records);
+std::shared_ptr<const SessionFacts> session_facts(const Exchange& exchange, const std::vector<Classification>& records,
+                                                  const ReadAlong& along);
 
 /// The placeholder record of a skipped entry (Exchange::skipped): `facts->skipped` set, `c`
 /// meaningless (NOT_CAPTURED, reason "skipped").
@@ -44,7 +45,7 @@ class SessionOutput {
 
   /// Writes an exchange record's JSON text (render_jsonl(rec)), with its `session` member
   /// when its input has more than one entry, and a newline.
-  void write_jsonl(const Record& rec, std::string text, std::string& out);
+  void write_jsonl(const Record& rec, std::string_view text, std::string& out);
 
   /// Ends the last input.
   void finish(std::string& out);
@@ -71,7 +72,7 @@ class SessionOutput {
   };
 
   void end_input(std::string& out);
-  void emit(Held item, std::string& out);
+  void emit(std::string_view text, const SessionAnnotation* annotation, std::string& out);
 
   bool jsonl_;
   long long now_;

@@ -165,9 +165,17 @@ void set_redaction(bool on) { g_redaction = on; }
 bool redaction_enabled() { return g_redaction; }
 
 std::string redact(std::string_view s) {
-  if (!g_redaction) return std::string(s);
   std::string out;
   out.reserve(s.size());
+  append_redacted(out, s);
+  return out;
+}
+
+void append_redacted(std::string& out, std::string_view s) {
+  if (!g_redaction) {
+    out.append(s);
+    return;
+  }
   static constexpr std::string_view kSchemes[] = {"bearer ", "basic "};
   // The first two letters (lower case) of every word looked for: at a byte where none starts,
   // none of the checks below can fire, so the loop copies up to the next such byte.
@@ -310,7 +318,6 @@ std::string redact(std::string_view s) {
       i = j;
     }
   }
-  return out;
 }
 
 std::string redact_header(std::string_view name, std::string_view value) {

@@ -45,11 +45,14 @@ void append_kv(std::string& out, std::string_view key, std::string_view value, b
     out += "null";
     return;
   }
-  const std::string shown = redact(value);
+  // One scratch buffer per thread for the redacted text: no allocation per field.
+  thread_local std::string shown;
+  shown.clear();
+  append_redacted(shown, value);
   out += '"';
-  out += json_escape(shown);
+  const bool valid = append_json_escaped(out, shown);
   out += '"';
-  if (!is_valid_utf8(shown)) {
+  if (!valid) {
     out += ",\"";
     out += key;
     out += "_bytes\":\"";
@@ -95,10 +98,15 @@ std::string_view color_of(Outcome o) {
 }  // namespace
 
 std::string render_jsonl(const Record& r) {
-  // One buffer, appended to in order: this runs once per exchange (docs/performance.md).
-  const Classification& c = r.c;
   std::string out;
   out.reserve(1024);
+  append_jsonl(out, r);
+  return out;
+}
+
+void append_jsonl(std::string& out, const Record& r) {
+  // Appended to in order, into the caller's buffer: this runs once per exchange (docs/performance.md).
+  const Classification& c = r.c;
   auto put = [&out](auto&&... parts) { (out.append(std::string_view(parts)), ...); };
   auto num = [&out](auto value) { fmt::format_to(std::back_inserter(out), "{}", value); };
   auto boolean = [](bool b) { return b ? std::string_view("true") : std::string_view("false"); };
@@ -162,15 +170,15 @@ std::string render_jsonl(const Record& r) {
   put("\"warnings\":[");
   for (std::size_t i = 0; i < c.warnings.size(); ++i) {
     const std::string shown = redact(c.warnings[i]);
-    const bool valid = is_valid_utf8(shown);
+    put(i ? ",\"" : "\"");
+    const bool valid = append_json_escaped(out, shown);
+    put("\"");
     any_bytes = any_bytes || !valid;
-    put(i ? ",\"" : "\"", json_escape(shown), "\"");
     bytes += (i ? "," : "") + (valid ? std::string("null") : "\"" + base64(shown) + "\"");
   }
   put("]");
   if (any_bytes) put(",\"warnings_bytes\":[", bytes, "]");
   put("}");
-  return out;
 }
 
 std::string render_table(const std::vector<Record>& records, bool color) {

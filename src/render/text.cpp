@@ -1,4 +1,6 @@
 // Text safety: JSON string escaping, terminal escaping, and redaction of credentials.
+#include <simdjson.h>
+
 #include <cctype>
 #include <cstdint>
 
@@ -34,8 +36,27 @@ constexpr char kHex[] = "0123456789abcdef";
 std::string json_escape(std::string_view s) {
   std::string out;
   out.reserve(s.size() + 8);
+  append_json_escaped(out, s);
+  return out;
+}
+
+bool append_json_escaped(std::string& out, std::string_view s) {
+  // Valid UTF-8 (simdjson's validator, SIMD) is copied as is but for the ASCII escapes; only
+  // invalid text goes byte by byte to find the bytes that become U+FFFD.
+  const bool valid = simdjson::validate_utf8(s.data(), s.size());
   for (std::size_t i = 0; i < s.size();) {
     unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80 && valid) {
+      std::size_t j = i + 1;
+      while (j < s.size()) {
+        const auto d = static_cast<unsigned char>(s[j]);
+        if ((d < 0x20 || d == 0x7F || d == '"' || d == '\\')) break;
+        ++j;
+      }
+      out.append(s, i, j - i);
+      i = j;
+      continue;
+    }
     if (c < 0x80) {
       switch (c) {
         case '"': out += "\\\""; break;
@@ -51,11 +72,12 @@ std::string json_escape(std::string_view s) {
             out += kHex[c >> 4];
             out += kHex[c & 0xF];
           } else {
-            // A run of printable ASCII that needs no escape, copied at once.
+            // A run that needs no escape, copied at once (all of it, non-ASCII too, when the
+            // text is valid UTF-8).
             std::size_t j = i + 1;
             while (j < s.size()) {
               const auto d = static_cast<unsigned char>(s[j]);
-              if (d < 0x20 || d >= 0x7F || d == '"' || d == '\\') break;
+              if (d < 0x20 || d == 0x7F || d == '"' || d == '\\' || (d >= 0x80 && !valid)) break;
               ++j;
             }
             out.append(s, i, j - i);
@@ -75,7 +97,7 @@ std::string json_escape(std::string_view s) {
       i += n;
     }
   }
-  return out;
+  return valid;
 }
 
 std::string to_valid_utf8(std::string_view s) {
@@ -133,14 +155,7 @@ std::string escape_terminal(std::string_view s) {
   return out;
 }
 
-bool is_valid_utf8(std::string_view s) {
-  for (std::size_t i = 0; i < s.size();) {
-    const std::size_t n = utf8_len(s, i);
-    if (n == 0) return false;
-    i += n;
-  }
-  return true;
-}
+bool is_valid_utf8(std::string_view s) { return simdjson::validate_utf8(s.data(), s.size()); }
 
 // redact() and the other redaction functions: src/render/redact.cpp.
 

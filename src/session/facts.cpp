@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "json/dom.hpp"
 #include "mcptriage/http.hpp"
 #include "mcptriage/session.hpp"
 #include "mcptriage/sse.hpp"
@@ -42,62 +43,6 @@ std::optional<bool> bool_member(element e, std::string_view key) {
   bool b = false;
   if (!v || v->get(b) != simdjson::SUCCESS) return std::nullopt;
   return b;
-}
-
-/// splitmix64's finaliser: spreads the bits of a hash over the whole word.
-std::uint64_t mix64(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  return x;
-}
-
-std::uint64_t hash_bytes(std::string_view s, std::uint64_t seed) {
-  std::uint64_t h = 14695981039346656037ull ^ seed;
-  for (char c : s) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 1099511628211ull;
-  }
-  return mix64(h ^ s.size());
-}
-
-/// 64-bit hash of a JSON value read as canonical JSON: object members in any order (the sum
-/// of their hashes), arrays in order, numbers by type and value, strings by their unescaped
-/// bytes; `skip_meta` leaves out a top-level `_meta`. Equal JSON gives equal hashes without
-/// building the canonical text (docs/output.md "Replays").
-std::uint64_t canonical_hash(element e, bool skip_meta, int depth = 0) {
-  if (depth > 256) return 0x5eed;  // simdjson's depth limit is lower; defensive only
-  switch (e.type()) {
-    case element_type::OBJECT: {
-      std::uint64_t sum = 0;
-      std::uint64_t n = 0;
-      for (auto [key, value] : object(e)) {
-        if (skip_meta && key == "_meta") continue;
-        sum += mix64(hash_bytes(key, 0x6b) ^ (canonical_hash(value, false, depth + 1) * 0x9e3779b97f4a7c15ull));
-        ++n;
-      }
-      return mix64(sum ^ mix64(n + 0x0b));
-    }
-    case element_type::ARRAY: {
-      std::uint64_t h = 0xa7;
-      for (element v : array(e)) h = mix64(h * 31 + canonical_hash(v, false, depth + 1));
-      return mix64(h ^ 0xa7a7);
-    }
-    case element_type::STRING: return hash_bytes(std::string_view(e), 0x57);
-    case element_type::INT64: return mix64(static_cast<std::uint64_t>(std::int64_t(e)) ^ 0x1111);
-    case element_type::UINT64: return mix64(std::uint64_t(e) ^ 0x2222);
-    case element_type::DOUBLE: {
-      const double d = double(e);
-      std::uint64_t bits = 0;
-      std::memcpy(&bits, &d, sizeof bits);
-      return mix64(bits ^ 0x3333);
-    }
-    case element_type::BOOL: return bool(e) ? 0x7777 : 0x8888;
-    case element_type::NULL_VALUE: return 0x9999;
-  }
-  return 0;
 }
 
 bool is_sse_body(const Exchange& ex) {
@@ -149,7 +94,8 @@ void read_tools(element result, const std::string& source, std::vector<ToolDefin
 
 }  // namespace
 
-SessionFacts extract_session_facts(const Exchange& ex, const std::vector<Classification>& records) {
+SessionFacts extract_session_facts(const Exchange& ex, const std::vector<Classification>& records,
+                                   const ReadAlong& along) {
   SessionFacts f;
   if (ex.skipped) {
     f.skipped = ex.skipped;
@@ -157,39 +103,34 @@ SessionFacts extract_session_facts(const Exchange& ex, const std::vector<Classif
   }
   f.http_status = ex.response.status;
   f.transport_captured = ex.response.transport_captured;
-  thread_local simdjson::dom::parser parser;  // reused: one allocation per thread, not per exchange
   if (ex.request) {
     f.http_method = ex.request->method_line;
     if (auto sid = find_header(ex.request->headers, "mcp-session-id")) f.session_id = std::string(*sid);
-    if (ex.request->body && !ex.request->body->empty()) {
-      element root;
-      const std::string& body = *ex.request->body;
-      if (parser.parse(body.data(), body.size()).get(root) == simdjson::SUCCESS &&
-          root.type() == element_type::OBJECT) {
-        f.request_captured = true;
-        auto method = string_member(root, "method");
-        auto id = member(root, "id");
-        if (id) f.request_id = simdjson::to_string(*id);
-        if (method) {
-          f.method = std::move(*method);
-          f.notification = !id;
-        } else {
-          f.notification = true;  // a client's JSON-RPC response (answers a server request)
-        }
-        if (auto params = member(root, "params")) {
-          f.params_hash = canonical_hash(*params, /*skip_meta=*/true);
-          if (f.method == "tools/call") f.tool_name = string_member(*params, "name").value_or("");
-        }
-      }
+    if (along.request_message) {
+      f.request_captured = true;
+      f.request_id = along.request_id;
+      f.method = along.request_method;
+      f.notification = along.request_notification;
+      f.params_hash = along.params_hash;
+      f.tool_name = along.tool_name;
     }
   }
   if (records.empty()) return f;
   const Classification& c = records.front();
   const std::string& method = f.method.empty() ? c.method : f.method;
+  if (method == "tools/call" && c.outcome == Outcome::TOOL_SUCCESS) {
+    // The classifier read the deciding result already (ReadAlong).
+    if (along.tool_result_found) {
+      f.result_found = true;
+      f.result_pointer = "/result";
+      f.structured_content = along.structured_content;
+    }
+    return f;
+  }
+  if (method != "tools/list" || c.outcome != Outcome::RPC_SUCCESS) return f;
+  // A tools/list result (a few per session): its tool definitions, read here.
+  thread_local simdjson::dom::parser parser;  // reused: one allocation per thread, not per exchange
   const std::string id_text = c.response_id ? c.response_id->to_json() : std::string();
-  const bool tools_list = method == "tools/list" && c.outcome == Outcome::RPC_SUCCESS;
-  const bool tool_success = method == "tools/call" && c.outcome == Outcome::TOOL_SUCCESS;
-  if (!tools_list && !tool_success) return f;
   std::optional<std::string> event;
   auto message = deciding_message(parser, ex, id_text, event);
   if (!message) return f;
@@ -200,13 +141,7 @@ SessionFacts extract_session_facts(const Exchange& ex, const std::vector<Classif
   if (parser.parse(text.data(), text.size()).get(root) != simdjson::SUCCESS) return f;
   auto result = member(root, "result");
   if (!result || result->type() != element_type::OBJECT) return f;
-  if (tools_list) {
-    read_tools(*result, ex.source, f.tools);
-    return f;
-  }
-  f.result_found = true;
-  f.result_pointer = "/result";
-  if (auto sc = member(*result, "structuredContent")) f.structured_content = simdjson::to_string(*sc);
+  read_tools(*result, ex.source, f.tools);
   return f;
 }
 

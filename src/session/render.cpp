@@ -2,6 +2,7 @@
 // record, and the table's summary lines (docs/output.md "Sessions").
 #include <fmt/format.h>
 
+#include <charconv>
 #include <string>
 
 #include "mcptriage/render.hpp"
@@ -27,31 +28,60 @@ std::string line_text(std::string_view s) { return escape_terminal(redact(s)); }
 
 }  // namespace
 
-std::string render_session_member(const SessionAnnotation& a) {
-  std::string out = fmt::format("\"session\":{{\"entry\":{},\"post_index\":{},\"http_statuses\":[", a.entry + 1,
-                                jopt(a.post_index));
+void append_session_member(std::string& out, const SessionAnnotation& a) {
+  // Once per exchange record: appended in place, no temporary strings but for rare parts.
+  auto num = [&out](std::size_t v) {
+    char buf[24];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, end);
+  };
+  out += "\"session\":{\"entry\":";
+  num(a.entry + 1);
+  out += ",\"post_index\":";
+  if (a.post_index) num(*a.post_index);
+  else out += "null";
+  out += ",\"http_statuses\":[";
   for (std::size_t i = 0; i < a.http_statuses.size(); ++i) {
     if (i) out += ',';
     out += std::to_string(a.http_statuses[i]);
   }
-  out += fmt::format("],\"http_statuses_omitted\":{},\"replay_of\":{},\"schema_checked\":{},\"findings\":[",
-                     a.http_statuses_omitted, a.replay ? replay_json(*a.replay) : std::string("null"), a.schema_checked);
+  out += "],\"http_statuses_omitted\":";
+  num(a.http_statuses_omitted);
+  out += ",\"replay_of\":";
+  out += a.replay ? replay_json(*a.replay) : std::string("null");
+  out += ",\"schema_checked\":";
+  out += a.schema_checked ? "true" : "false";
+  out += ",\"findings\":[";
   for (std::size_t i = 0; i < a.findings.size(); ++i) {
     if (i) out += ',';
     out += fmt::format("{{\"code\":\"{}\",\"detail\":{}}}", a.findings[i].code, jstr(a.findings[i].detail));
   }
   out += "]}";
+}
+
+std::string render_session_member(const SessionAnnotation& a) {
+  std::string out;
+  append_session_member(out, a);
   return out;
 }
 
+void append_with_session_member(std::string& out, std::string_view record_json, const SessionAnnotation& a) {
+  while (!record_json.empty() && (record_json.back() == '\n' || record_json.back() == ' ')) record_json.remove_suffix(1);
+  if (record_json.empty() || record_json.back() != '}') {
+    out.append(record_json);
+    return;
+  }
+  out.append(record_json.substr(0, record_json.size() - 1));
+  out += ',';
+  append_session_member(out, a);
+  out += '}';
+}
+
 std::string with_session_member(std::string record_json, const SessionAnnotation& a) {
-  while (!record_json.empty() && (record_json.back() == '\n' || record_json.back() == ' ')) record_json.pop_back();
-  if (record_json.empty() || record_json.back() != '}') return record_json;
-  record_json.pop_back();
-  record_json += ',';
-  record_json += render_session_member(a);
-  record_json += '}';
-  return record_json;
+  std::string out;
+  out.reserve(record_json.size() + 256);
+  append_with_session_member(out, record_json, a);
+  return out;
 }
 
 std::string render_skipped_jsonl(std::string_view source, std::string_view format, const Skip& skip) {

@@ -12,6 +12,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "json/dom.hpp"
 #include "mcptriage/advice.hpp"
 #include "mcptriage/session.hpp"
 
@@ -76,25 +77,10 @@ bool is_failure(Outcome o) {
 
 namespace {
 
-/// splitmix64's finaliser: spreads the bits of a hash over the whole word.
-std::uint64_t mix64(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  return x;
-}
+using json::mix64;
 
-/// 64-bit hash of `s` under `seed` (FNV-1a, then mixed): keys are short ids and method names.
-std::uint64_t hash_text(std::string_view s, std::uint64_t seed) {
-  std::uint64_t h = 14695981039346656037ull ^ mix64(seed + 0x9e3779b97f4a7c15ull);
-  for (char c : s) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 1099511628211ull;
-  }
-  return mix64(h ^ s.size());
-}
+/// 64-bit hash of a short key text (an id, a method name) under `seed`.
+std::uint64_t hash_text(std::string_view s, std::uint64_t seed) { return json::hash_bytes(s, seed); }
 
 /// A hash map from 64-bit keys that forgets what was put more than a window of entries ago
 /// (SessionTracker::kWindow), oldest first, so that a capture of any length costs bounded memory.
@@ -537,7 +523,10 @@ SessionAnalysis analyze_session(const std::vector<Exchange>& exchanges,
   out.entries.reserve(exchanges.size());
   for (std::size_t i = 0; i < exchanges.size(); ++i) {
     std::vector<Classification>& recs = results[i];
-    const SessionFacts facts = extract_session_facts(exchanges[i], recs);
+    // What classify() reads along for the analysis: classified again here, records kept as given.
+    ReadAlong along;
+    if (!exchanges[i].skipped) classify(exchanges[i], ContextFlags{}, now_unix_seconds, &along);
+    const SessionFacts facts = extract_session_facts(exchanges[i], recs, along);
     std::vector<Classification*> ptrs;
     std::vector<std::string> sources;
     for (std::size_t k = 0; k < recs.size(); ++k) {

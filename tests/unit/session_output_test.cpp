@@ -22,8 +22,9 @@ constexpr long long kNow = 1796083200;
 /// The records of one classified exchange, as the CLI builds them on its workers.
 std::vector<Record> records_of(const Exchange& ex) {
   if (ex.skipped) return {cli::skipped_record(ex)};
-  auto results = classify(ex, ContextFlags{}, kNow);
-  auto facts = cli::session_facts(ex, results);
+  ReadAlong along;
+  auto results = classify(ex, ContextFlags{}, kNow, &along);
+  auto facts = cli::session_facts(ex, results, along);
   std::vector<Record> out;
   for (auto& c : results) out.push_back(Record{ex.source, ex.format, std::move(c), facts});
   return out;

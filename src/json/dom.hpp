@@ -1,0 +1,38 @@
+// Internal helpers over simdjson's DOM shared by the readers, the classifier and the session
+// analysis: member lookup, and a hash of JSON values read as canonical JSON. Not public API.
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace mcptriage::json {
+
+/// The member `key` of `value` when `value` is an object that has it (the first one when a
+/// name repeats: simdjson's at_key), else nullopt.
+std::optional<simdjson::dom::element> member(simdjson::dom::element value, std::string_view key);
+
+/// The member `key` when it is a string: a view into the parser's document, valid until the
+/// parser parses again.
+std::optional<std::string_view> string_member(simdjson::dom::element value, std::string_view key);
+
+/// The member `key` when it is a boolean.
+std::optional<bool> bool_member(simdjson::dom::element value, std::string_view key);
+
+/// splitmix64's finaliser: spreads the bits of `x` over the whole word.
+std::uint64_t mix64(std::uint64_t x);
+
+/// 64-bit hash of `bytes` under `seed` (FNV-1a over the bytes, then mix64).
+std::uint64_t hash_bytes(std::string_view bytes, std::uint64_t seed);
+
+/// 64-bit hash of `value` read as canonical JSON: object members in any order (the hashes of
+/// the members are summed, so a repeated member counts twice), arrays in order, strings by
+/// their unescaped bytes, numbers by type and value (`1` is not `1.0`, as in minified text).
+/// `skip_meta` leaves out a top-level `_meta` member (MCP `params._meta`: progress tokens and
+/// the like, which do not make a call different). Equal canonical JSON gives equal hashes;
+/// different JSON gives equal hashes with a chance of about 2^-64 per pair.
+std::uint64_t canonical_hash(simdjson::dom::element value, bool skip_meta = false);
+
+}  // namespace mcptriage::json
