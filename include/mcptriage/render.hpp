@@ -21,6 +21,9 @@ struct Record {
   /// shared by the records of one batch reply). When `facts->skipped` is set the record stands
   /// for a skipped entry and `c` means nothing. Null: no session analysis.
   std::shared_ptr<const SessionFacts> facts = nullptr;
+  /// append_jsonl_tail(*this) rendered where the record was made (a worker thread, for JSON
+  /// Lines output), or empty. Stale once `c` changes (the outputSchema check).
+  std::string jsonl_tail = {};
 };
 
 /// JSON Lines schema version written in every record as `schema` (docs/output.md).
@@ -32,6 +35,11 @@ inline constexpr int kSchemaVersion = 1;
 std::string render_jsonl(const Record& r);
 /// Appends render_jsonl(r) to `out`.
 void append_jsonl(std::string& out, const Record& r);
+/// render_jsonl(r) in two parts: the head `{"schema":1,"source":...,"format":...,` (what a JSON
+/// Lines log read in blocks renumbers) and the rest, from `"outcome"` to the closing brace
+/// (what a worker thread renders ahead: Record::jsonl_tail).
+void append_jsonl_head(std::string& out, const Record& r);
+void append_jsonl_tail(std::string& out, const Record& r);
 
 /// Aligned table (header + one row per record, then an indented detail line each).
 /// `color` adds ANSI colours to the outcome column. Untrusted text is escaped (escape_terminal).

@@ -134,17 +134,17 @@ bool is_failure(Outcome o);
 /// its records; read summary() at the end.
 ///
 /// Memory is bounded whatever the capture's size (docs/performance.md): ids, pairing keys and
-/// replay keys are kept as 64-bit hashes, and only for the last kWindow entries (and at most
-/// kMaxTools tool definitions). A reply, a reused id or a repeated call further back than that
-/// is not paired: a request that leaves the window unanswered is reported as never answered,
-/// and the summary notes how many entries were looked back at. Two different ids (or params)
-/// with the same 64-bit hash would be taken as the same: at 65,536 keys the chance is about
-/// 1 in 10^10.
+/// replay keys are kept as 64-bit hashes in flat maps, and only for a window of the last
+/// kWindow entries (a key is swept out between kWindow and 5/4 kWindow entries after it was
+/// put), and at most kMaxTools tool definitions. A reply, a reused id or a repeated call further
+/// back than that is not paired: a request that leaves the window unanswered is reported as
+/// never answered, and the summary notes the window. Two different ids (or params) with the
+/// same 64-bit hash would be taken as the same: at 20,480 keys the chance is about 1 in 10^11.
 class SessionTracker {
  public:
   static constexpr std::size_t kMaxStatuses = 32;
   static constexpr std::size_t kMaxListed = 100;
-  static constexpr std::size_t kWindow = 65536;   ///< entries looked back at for pairing and replays
+  static constexpr std::size_t kWindow = 16384;   ///< entries looked back at for pairing and replays
   static constexpr std::size_t kMaxTools = 4096;  ///< tool definitions remembered (the latest per name)
 
   /// `now_unix_seconds` is used for the retry advice of records the schema check rewrites.

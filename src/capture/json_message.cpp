@@ -1,5 +1,6 @@
 // JSON-RPC message kinds, owned copies, base64 and SSE text for the JSON-based capture readers.
 #include "capture/json_message.hpp"
+#include "json/dom.hpp"
 
 #include <array>
 #include <cstdint>
@@ -60,7 +61,7 @@ MessageInfo inspect_message(element value) {
 
 MessageInfo inspect_message_text(simdjson::dom::parser& parser, std::string_view text) {
   element root;
-  if (parser.parse(text.data(), text.size()).get(root) != simdjson::SUCCESS) return {};
+  if (json::parse(parser, text).get(root) != simdjson::SUCCESS) return {};
   return inspect_message(root);
 }
 

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "json/dom.hpp"
 #include "capture/json_message.hpp"
 #include "capture/readers.hpp"
 #include "mcptriage/http.hpp"
@@ -240,7 +241,7 @@ class JsonLinesReader {
 
   void handle_line(std::string_view line, std::size_t line_no) {
     element root;
-    if (auto err = parser_.parse(line.data(), line.size()).get(root); err != simdjson::SUCCESS) {
+    if (auto err = json::parse(parser_, line).get(root); err != simdjson::SUCCESS) {
       add_skip(line_no, "invalid_line",
                "line " + std::to_string(line_no) + " is not valid JSON (" + simdjson::error_message(err) + ")");
       return;

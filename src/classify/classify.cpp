@@ -96,16 +96,35 @@ JsonRpcId id_of(element e) {
   }
 }
 
-/// JSON Pointer of the first duplicate member name anywhere in `e`, or nullopt.
-/// RFC 8259 §4 leaves duplicates' meaning undefined; the contract treats them as ambiguous.
-std::optional<std::string> find_duplicate(element e, const std::string& path) {
+/// The path (from `e`, reversed: innermost step first) of the first duplicate member name
+/// anywhere in `e`; false when there is none. No allocation unless a duplicate is found: this
+/// runs over every response (docs/performance.md).
+bool find_duplicate_steps(element e, std::vector<std::string>& steps) {
   if (e.type() == element_type::OBJECT) {
     object obj = e;
-    std::unordered_set<std::string_view> seen;
+    // Members seen so far: a small array, searched linearly (objects are small), then a set.
+    constexpr std::size_t kLinear = 16;
+    std::string_view seen_small[kLinear];
+    std::size_t n = 0;
+    std::unordered_set<std::string_view> seen_large;
     for (auto [key, value] : obj) {
-      if (!seen.insert(key).second) return path + "/" + pointer_escape(key);
+      bool dup = false;
+      if (n < kLinear) {
+        for (std::size_t k = 0; k < n && !dup; ++k) dup = seen_small[k] == key;
+        if (!dup) seen_small[n++] = key;
+      } else {
+        if (seen_large.empty()) seen_large.insert(seen_small, seen_small + kLinear);
+        dup = !seen_large.insert(key).second;
+      }
+      if (dup) {
+        steps.push_back(pointer_escape(key));
+        return true;
+      }
       if (value.type() == element_type::OBJECT || value.type() == element_type::ARRAY) {
-        if (auto d = find_duplicate(value, path + "/" + pointer_escape(key))) return d;
+        if (find_duplicate_steps(value, steps)) {
+          steps.push_back(pointer_escape(key));
+          return true;
+        }
       }
     }
   } else if (e.type() == element_type::ARRAY) {
@@ -113,12 +132,28 @@ std::optional<std::string> find_duplicate(element e, const std::string& path) {
     std::size_t i = 0;
     for (element value : arr) {
       if (value.type() == element_type::OBJECT || value.type() == element_type::ARRAY) {
-        if (auto d = find_duplicate(value, path + "/" + std::to_string(i))) return d;
+        if (find_duplicate_steps(value, steps)) {
+          steps.push_back(std::to_string(i));
+          return true;
+        }
       }
       ++i;
     }
   }
-  return std::nullopt;
+  return false;
+}
+
+/// JSON Pointer (under `path`) of the first duplicate member name anywhere in `e`, or nullopt.
+/// RFC 8259 §4 leaves duplicates' meaning undefined; the contract treats them as ambiguous.
+std::optional<std::string> find_duplicate(element e, const std::string& path) {
+  std::vector<std::string> steps;
+  if (!find_duplicate_steps(e, steps)) return std::nullopt;
+  std::string out = path;
+  for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
+    out += '/';
+    out += *it;
+  }
+  return out;
 }
 
 /// Result of a full parse of one JSON text.
@@ -131,7 +166,7 @@ struct Parsed {
 
 Parsed parse_json(simdjson::dom::parser& parser, std::string_view text) {
   Parsed p;
-  auto err = parser.parse(text.data(), text.size()).get(p.root);
+  auto err = json::parse(parser, text).get(p.root);
   if (!err) {
     p.ok = true;
     return p;
@@ -207,7 +242,7 @@ simdjson::dom::parser& rest_parser() {
 bool read_request_body(std::string_view body, Context& ctx, MethodSource source, ReadAlong* along) {
   simdjson::dom::parser& parser = request_parser();
   element root;
-  if (parser.parse(body.data(), body.size()).get(root)) return false;
+  if (json::parse(parser, body).get(root)) return false;
   if (is_array(root)) {
     ctx.batch_request = true;
     ctx.kind_known = false;
@@ -510,7 +545,7 @@ class Classifier {
     bool wellformed_error = false;
     if (json_media && r.body_state == BodyState::complete && !r.body.empty()) {
       element root;
-      if (!parser_.parse(r.body.data(), r.body.size()).get(root) && is_object(root)) {
+      if (!json::parse(parser_, r.body).get(root) && is_object(root)) {
         auto err = field(root, "error");
         std::int64_t code_value = 0;
         if (err && is_object(*err) && string_field(root, "jsonrpc") == std::optional<std::string_view>("2.0") &&

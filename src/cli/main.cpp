@@ -29,6 +29,16 @@
 #include "mcptriage/report.hpp"
 
 namespace fs = std::filesystem;
+
+#ifdef MCPTRIAGE_WITH_JEMALLOC
+// jemalloc's options, read when it starts (jemalloc(3), "malloc_conf"): one arena for all
+// threads keeps the peak RSS of `--jobs` runs within docs/performance.md's bound; MALLOC_CONF
+// in the environment still overrides it.
+extern "C" {
+// NOLINTNEXTLINE: the name jemalloc looks for
+const char* malloc_conf = "narenas:1";
+}
+#endif
 using namespace mcptriage;
 
 namespace {
@@ -389,6 +399,11 @@ int main(int argc, char** argv) {
     for (std::size_t k = 0; k < results.size(); ++k) {
       out.push_back(Record{results.size() > 1 ? fmt::format("{}[{}]", ex.source, k) : ex.source, ex.format,
                            std::move(results[k]), facts});
+      // JSON Lines: the record's text but its source and format, rendered here on the worker.
+      if (format == "jsonl") {
+        Record& rec = out.back();
+        append_jsonl_tail(rec.jsonl_tail, rec);
+      }
     }
   };
   cli::run_pipeline(pipeline_inputs, pipeline_options, flags_for, records_of, [&](cli::Batch&& batch) {
@@ -443,7 +458,9 @@ int main(int argc, char** argv) {
       }
       if (format == "jsonl") {
         record_text.clear();
-        append_jsonl(record_text, rec);
+        append_jsonl_head(record_text, rec);
+        if (!rec.jsonl_tail.empty() && !sessions.rewritten(rec)) record_text += rec.jsonl_tail;
+        else append_jsonl_tail(record_text, rec);
         sessions.write_jsonl(rec, record_text, out_buffer);
         if (out_buffer.size() > (1 << 16)) flush();
       }

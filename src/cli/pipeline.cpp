@@ -93,8 +93,9 @@ class Pipeline {
       return;
     }
     const std::size_t max_units = 64 * std::size_t{options_.jobs};
-    // Blocks in flight: one per worker, one being read, one being consumed (peak RSS, docs/performance.md).
-    const std::size_t max_bytes = (std::size_t{options_.jobs} + 2) * (options_.block_size + 4096);
+    // Blocks in flight: one per worker and one being consumed; a processed block holds its records
+    // too, about its own size again (peak RSS, docs/performance.md).
+    const std::size_t max_bytes = (std::size_t{options_.jobs} + 1) * (options_.block_size + 4096);
     std::vector<std::jthread> workers;
     workers.reserve(options_.jobs);
     for (unsigned k = 0; k < options_.jobs; ++k) workers.emplace_back([this] { work(); });
@@ -176,7 +177,7 @@ class Pipeline {
   void give_back(std::string& s) {
     if (s.capacity() < options_.block_size) return;
     std::lock_guard lock(pool_mutex_);
-    if (pool_.size() < 2 * std::size_t{options_.jobs} + 4) pool_.push_back(std::move(s));
+    if (pool_.size() < std::size_t{options_.jobs} + 2) pool_.push_back(std::move(s));
   }
 
   // The consumer's state for the JSON Lines log being taken.

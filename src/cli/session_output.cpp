@@ -101,6 +101,11 @@ void SessionOutput::write_jsonl(const Record& rec, std::string_view text, std::s
   emit(text, it != annotations_.end() ? &it->second : nullptr, out);
 }
 
+bool SessionOutput::rewritten(const Record& rec) const {
+  auto it = annotations_.find(rec.facts.get());
+  return it != annotations_.end() && it->second.schema_checked;
+}
+
 void SessionOutput::end_input(std::string& out) {
   if (!current_) return;
   InputState& st = *current_;

@@ -47,6 +47,10 @@ class SessionOutput {
   /// when its input has more than one entry, and a newline.
   void write_jsonl(const Record& rec, std::string_view text, std::string& out);
 
+  /// True when begin_batch() may have changed `rec.c` (its outputSchema was checked): text
+  /// rendered before then is stale.
+  bool rewritten(const Record& rec) const;
+
   /// Ends the last input.
   void finish(std::string& out);
 

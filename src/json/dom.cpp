@@ -31,6 +31,13 @@ std::optional<bool> bool_member(element value, std::string_view key) {
   return b;
 }
 
+simdjson::simdjson_result<element> parse(simdjson::dom::parser& parser, std::string_view text) {
+  if (parser.capacity() > kKeptParserCapacity && text.size() <= kKeptParserCapacity) {
+    parser = simdjson::dom::parser();  // gives back the large buffers (and the padded copy)
+  }
+  return parser.parse(text.data(), text.size());
+}
+
 std::uint64_t mix64(std::uint64_t x) {
   x ^= x >> 30;
   x *= 0xbf58476d1ce4e5b9ull;

@@ -4,6 +4,7 @@
 
 #include <simdjson.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -20,6 +21,17 @@ std::optional<std::string_view> string_member(simdjson::dom::element value, std:
 
 /// The member `key` when it is a boolean.
 std::optional<bool> bool_member(simdjson::dom::element value, std::string_view key);
+
+/// Documents up to this size keep a reused parser's buffers; after a larger one they are given
+/// back before the next smaller document (json::parse).
+inline constexpr std::size_t kKeptParserCapacity = std::size_t{256} << 10;
+
+/// `parser.parse(text)`, for a parser reused across documents (one per thread): a simdjson
+/// parser keeps the buffers of the largest document it has parsed (about 15 bytes per byte),
+/// so after a document larger than kKeptParserCapacity it starts afresh before a smaller one,
+/// and memory stays bounded by what is being parsed now (docs/performance.md). Copies `text`
+/// into the parser's padded buffer; the result is valid until the parser parses again.
+simdjson::simdjson_result<simdjson::dom::element> parse(simdjson::dom::parser& parser, std::string_view text);
 
 /// splitmix64's finaliser: spreads the bits of `x` over the whole word.
 std::uint64_t mix64(std::uint64_t x);

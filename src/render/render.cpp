@@ -105,18 +105,27 @@ std::string render_jsonl(const Record& r) {
 }
 
 void append_jsonl(std::string& out, const Record& r) {
+  append_jsonl_head(out, r);
+  append_jsonl_tail(out, r);
+}
+
+void append_jsonl_head(std::string& out, const Record& r) {
+  out += "{\"schema\":";
+  fmt::format_to(std::back_inserter(out), "{}", kSchemaVersion);
+  out += ',';
+  append_kv(out, "source", r.source);
+  out += ',';
+  append_kv(out, "format", r.format);
+  out += ',';
+}
+
+void append_jsonl_tail(std::string& out, const Record& r) {
   // Appended to in order, into the caller's buffer: this runs once per exchange (docs/performance.md).
   const Classification& c = r.c;
   auto put = [&out](auto&&... parts) { (out.append(std::string_view(parts)), ...); };
   auto num = [&out](auto value) { fmt::format_to(std::back_inserter(out), "{}", value); };
   auto boolean = [](bool b) { return b ? std::string_view("true") : std::string_view("false"); };
-  put("{\"schema\":");
-  num(kSchemaVersion);
-  put(",");
-  append_kv(out, "source", r.source);
-  put(",");
-  append_kv(out, "format", r.format);
-  put(",\"outcome\":\"", to_string(c.outcome), "\",\"layer\":\"", to_string(c.layer), "\",");
+  put("\"outcome\":\"", to_string(c.outcome), "\",\"layer\":\"", to_string(c.layer), "\",");
   append_kv(out, "reason", c.reason);
   put(",");
   append_kv(out, "detail", c.detail);

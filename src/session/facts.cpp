@@ -60,7 +60,7 @@ std::optional<std::string_view> deciding_message(simdjson::dom::parser& parser, 
   const sse::Stream stream = sse::parse(body);
   for (const sse::Event& ev : stream.events) {
     element root;
-    if (parser.parse(ev.data.data(), ev.data.size()).get(root) != simdjson::SUCCESS) continue;
+    if (json::parse(parser, ev.data).get(root) != simdjson::SUCCESS) continue;
     if (root.type() != element_type::OBJECT || member(root, "method") || !member(root, "result")) continue;
     auto id = member(root, "id");
     if (id_text.empty() || (id && simdjson::to_string(*id) == id_text)) {
@@ -138,7 +138,7 @@ SessionFacts extract_session_facts(const Exchange& ex, const std::vector<Classif
   // parser's own padded buffer, so the parse below needs no copy of its own.
   const std::string_view text = *message;
   element root;
-  if (parser.parse(text.data(), text.size()).get(root) != simdjson::SUCCESS) return f;
+  if (json::parse(parser, text).get(root) != simdjson::SUCCESS) return f;
   auto result = member(root, "result");
   if (!result || result->type() != element_type::OBJECT) return f;
   read_tools(*result, ex.source, f.tools);

@@ -43,7 +43,9 @@ void append_session_member(std::string& out, const SessionAnnotation& a) {
   out += ",\"http_statuses\":[";
   for (std::size_t i = 0; i < a.http_statuses.size(); ++i) {
     if (i) out += ',';
-    out += std::to_string(a.http_statuses[i]);
+    char buf[16];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, a.http_statuses[i]);
+    out.append(buf, end);
   }
   out += "],\"http_statuses_omitted\":";
   num(a.http_statuses_omitted);

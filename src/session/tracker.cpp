@@ -1,6 +1,7 @@
 // The session walk: pairing by id, the POST sequence, replays and their safety, outputSchema
 // checks, and the summary. Rules: docs/output.md "Sessions"; MCP basic §Requests (ids unique
 // within a session), server/tools §Tool annotations and §Output schema.
+#include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -82,8 +83,9 @@ using json::mix64;
 /// 64-bit hash of a short key text (an id, a method name) under `seed`.
 std::uint64_t hash_text(std::string_view s, std::uint64_t seed) { return json::hash_bytes(s, seed); }
 
-/// A hash map from 64-bit keys that forgets what was put more than a window of entries ago
-/// (SessionTracker::kWindow), oldest first, so that a capture of any length costs bounded memory.
+/// A hash map from 64-bit keys that forgets the keys put more than a window of entries ago
+/// (SessionTracker::kWindow), so that a capture of any length costs bounded memory. Flat
+/// (absl::flat_hash_map: no allocation per key); old keys go in sweeps (forget()).
 template <typename V>
 class Window {
  public:
@@ -91,57 +93,39 @@ class Window {
     auto it = map_.find(key);
     return it == map_.end() ? nullptr : &it->second.value;
   }
-  bool contains(std::uint64_t key) const { return map_.count(key) > 0; }
+  bool contains(std::uint64_t key) const { return map_.contains(key); }
   std::size_t size() const { return map_.size(); }
-  /// Sets `key` to `value`, put at entry `entry` (its age from now on).
+  /// Sets `key` to `value`, put at entry `entry` (its age from now on). A new key is refused
+  /// when the map holds kCap keys already (one entry can put many: a batch reply).
   void put(std::uint64_t key, V value, std::size_t entry) {
-    const std::uint64_t serial = ++serial_;
-    map_.insert_or_assign(key, Slot{std::move(value), serial});
-    order_.push_back(Put{key, serial, entry});
-    if (order_.size() > 2 * map_.size() + 64) compact();
+    if (map_.size() >= kCap && !map_.contains(key)) return;
+    map_.insert_or_assign(key, Slot{std::move(value), entry});
   }
   void erase(std::uint64_t key) { map_.erase(key); }
-  /// Forgets every key put before entry `oldest`, and the oldest keys past `cap`; calls
-  /// `forgotten(key, value)` for each before it goes.
+  /// Forgets every key put before entry `oldest`; calls `forgotten(value)` for each.
   template <typename F>
-  void forget(std::size_t oldest, std::size_t cap, F&& forgotten) {
-    while (!order_.empty() && (order_.front().entry < oldest || map_.size() > cap)) {
-      const Put p = order_.front();
-      order_.pop_front();
-      auto it = map_.find(p.key);
-      if (it == map_.end() || it->second.serial != p.serial) continue;  // put again since, or erased
-      forgotten(p.key, it->second.value);
-      map_.erase(it);
+  void forget(std::size_t oldest, F&& forgotten) {
+    for (auto it = map_.begin(); it != map_.end();) {
+      if (it->second.entry < oldest) {
+        forgotten(it->second.value);
+        map_.erase(it++);
+      } else {
+        ++it;
+      }
     }
   }
   template <typename F>
   void for_each(F&& f) const {
-    for (const auto& [key, slot] : map_) f(key, slot.value);
+    for (const auto& [key, slot] : map_) f(slot.value);
   }
 
  private:
+  static constexpr std::size_t kCap = 2 * SessionTracker::kWindow;
   struct Slot {
     V value;
-    std::uint64_t serial = 0;
-  };
-  struct Put {
-    std::uint64_t key = 0;
-    std::uint64_t serial = 0;
     std::size_t entry = 0;
   };
-  std::unordered_map<std::uint64_t, Slot> map_;
-  std::deque<Put> order_;  ///< puts in order; stale ones (put again, erased) are skipped
-  std::uint64_t serial_ = 0;
-
-  /// Drops the stale puts (a key put again and again keeps one).
-  void compact() {
-    std::deque<Put> live;
-    for (const Put& p : order_) {
-      auto it = map_.find(p.key);
-      if (it != map_.end() && it->second.serial == p.serial) live.push_back(p);
-    }
-    order_.swap(live);
-  }
+  absl::flat_hash_map<std::uint64_t, Slot> map_;
 };
 
 struct Nothing {};
@@ -155,14 +139,15 @@ struct SessionTracker::State {
   std::deque<int> statuses;  ///< the last kMaxStatuses statuses
   std::size_t statuses_total = 0;
   std::size_t initializes = 0;  ///< scopes of requests without a session id
-  /// The primary source and the method of the last kWindow entries, by entry % kWindow: what
-  /// the keys below point at.
+  /// The primary source and the method of the last kRing entries, by entry % kRing: what the
+  /// keys below point at (a key lives less than kRing entries: forget_old()).
+  static constexpr std::size_t kRing = kWindow + kWindow / 4;
   struct EntryText {
     std::string source;
     std::string method;
   };
-  std::vector<EntryText> entries = std::vector<EntryText>(kWindow);
-  const EntryText& entry_text(std::size_t entry) const { return entries[entry % kWindow]; }
+  std::vector<EntryText> entries = std::vector<EntryText>(kRing);
+  const EntryText& entry_text(std::size_t entry) const { return entries[entry % kRing]; }
   Window<std::size_t> request_by_key;   ///< hash(scope, id) -> the entry of the last request
   Window<Nothing> request_ids;          ///< hash(id) of every request id
   Window<std::size_t> answered_by_id;   ///< hash(id) -> the entry of its answer
@@ -191,20 +176,23 @@ struct SessionTracker::State {
   std::size_t posts_after_failure = 0;
   std::size_t replays_total = 0;
 
-  /// Forgets the keys of entries that left the window (`entry` is the newest).
+  /// Forgets the keys of entries that left the window (`entry` is the newest). Sweeps every
+  /// quarter window: a key is kept for at least kWindow entries and at most 5/4 of that.
   void forget_old(std::size_t entry) {
-    if (entry < kWindow) return;
+    constexpr std::size_t kSweep = kWindow / 4;
+    if (entry < kWindow || entry % kSweep != 0) return;
     const std::size_t oldest = entry - kWindow + 1;
-    auto none = [](std::uint64_t, const auto&) {};
-    // A batch reply can put several keys at one entry: a hard cap keeps the maps bounded too.
-    constexpr std::size_t cap = 2 * kWindow;
-    request_by_key.forget(oldest, cap, none);
-    request_ids.forget(oldest, cap, none);
-    answered_by_id.forget(oldest, cap, none);
-    unanswered_key.forget(oldest, cap, none);
-    attempts.forget(oldest, cap, none);
-    unanswered.forget(oldest, cap, [this](std::uint64_t, const Open& o) {
-      // It was not answered within the window: that is what the summary reports.
+    auto none = [](const auto&) {};
+    request_by_key.forget(oldest, none);
+    request_ids.forget(oldest, none);
+    answered_by_id.forget(oldest, none);
+    unanswered_key.forget(oldest, none);
+    attempts.forget(oldest, none);
+    // Requests not answered within the window: what the summary reports, oldest first.
+    std::vector<Open> gone;
+    unanswered.forget(oldest, [&gone](const Open& o) { gone.push_back(o); });
+    std::sort(gone.begin(), gone.end(), [](const Open& x, const Open& y) { return x.order < y.order; });
+    for (const Open& o : gone) {
       ++forgotten_unanswered_total;
       if (forgotten_unanswered.size() < kMaxListed) forgotten_unanswered.push_back(o.info);
       const std::string m = o.info.method.empty() ? "?" : o.info.method;
@@ -212,7 +200,7 @@ struct SessionTracker::State {
           std::find(forgotten_methods.begin(), forgotten_methods.end(), m) == forgotten_methods.end()) {
         forgotten_methods.push_back(m);
       }
-    });
+    }
   }
 };
 
@@ -230,7 +218,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, std::vector<Classif
   SessionAnnotation a;
   a.entry = sum.entries++;
   s.forget_old(a.entry);
-  State::EntryText& here = s.entries[a.entry % kWindow];
+  State::EntryText& here = s.entries[a.entry % State::kRing];
   here.source.clear();
   here.method.clear();
   if (f.skipped) {
@@ -472,7 +460,7 @@ SessionSummary SessionTracker::summary() const {
   sum.methods_never_answered = s.forgotten_methods;
   std::vector<const State::Open*> open;
   open.reserve(s.unanswered.size());
-  s.unanswered.for_each([&](std::uint64_t, const State::Open& o) { open.push_back(&o); });
+  s.unanswered.for_each([&](const State::Open& o) { open.push_back(&o); });
   std::sort(open.begin(), open.end(), [](const State::Open* x, const State::Open* y) { return x->order < y->order; });
   for (const State::Open* o : open) {
     if (sum.never_answered.size() < kMaxListed) sum.never_answered.push_back(o->info);

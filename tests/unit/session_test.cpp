@@ -287,7 +287,7 @@ TEST(SessionWindow, OldRequestsAreForgottenAndReportedNeverAnswered) {
   EXPECT_TRUE(reply.findings.empty());
   EXPECT_EQ(s.never_answered_omitted, 0u);
   EXPECT_EQ(s.entries, n + 2);
-  EXPECT_TRUE(has_note(s, "windows of 65536 entries"));
+  EXPECT_TRUE(has_note(s, "windows of " + std::to_string(SessionTracker::kWindow) + " entries"));
 }
 
 TEST(SessionWindow, RecentPairingIsExactNearTheWindowEdge) {
