@@ -437,7 +437,8 @@ class JsonLinesReader {
     Pending p;
     p.first_line = it.line;
     p.request = std::move(it.request);
-    if (p.request && p.request->body) p.sent = inspect_message_text(parser_for_bodies_, *p.request->body);
+    // `sent` is not needed: a full line is answered at once, never open (the classifier reads
+    // the request body itself).
     fill_reply(p, it, /*attach_stream=*/false);
     add(std::move(p));
   }
