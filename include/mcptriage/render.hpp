@@ -1,6 +1,8 @@
 // Renderers: JSON Lines records and the human table. Pure functions from records to text.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -44,6 +46,19 @@ void append_jsonl_tail(std::string& out, const Record& r);
 /// Aligned table (header + one row per record, then an indented detail line each).
 /// `color` adds ANSI colours to the outcome column. Untrusted text is escaped (escape_terminal).
 std::string render_table(const std::vector<Record>& records, bool color);
+
+/// One record's row of the table, its cells already redacted and escaped: what the table view
+/// keeps of each record until the column widths are known (a few hundred bytes, not the record).
+struct TableRow {
+  static constexpr std::size_t kColumns = 7;
+  std::array<std::string, kColumns> cells;  ///< SOURCE, HTTP, ID, OUTCOME, LAYER, REASON, RETRY
+  Outcome outcome = Outcome::NOT_CAPTURED;  ///< for the colour of the OUTCOME cell
+  std::string detail;                       ///< the indented detail line
+  std::string retry;                        ///< the indented retry line ("" when the advice is none)
+};
+TableRow table_row(const Record& r);
+/// render_table over rows made by table_row().
+std::string render_table(const std::vector<TableRow>& rows, bool color);
 
 /// RFC 8259 string escaping (without the quotes); invalid UTF-8 bytes become U+FFFD.
 std::string json_escape(std::string_view s);

@@ -352,7 +352,7 @@ int main(int argc, char** argv) {
     return !in.path.empty() && body_files.count(fs::path(in.path).lexically_normal().string()) > 0;
   });
 
-  std::vector<Record> table_rows;
+  std::vector<TableRow> table_rows;  // the table's rows, kept until the column widths are known
   std::vector<CaseResult> results_for_reports;
   std::vector<InputFailure> input_failures;
   const bool want_reports = !opt.report_junit.empty() || !opt.report_tap.empty();
@@ -469,7 +469,7 @@ int main(int argc, char** argv) {
         result.record = rec;
         results_for_reports.push_back(std::move(result));
       }
-      if (format == "table") table_rows.push_back(std::move(rec));
+      if (format == "table") table_rows.push_back(table_row(rec));
     }
   });
   if (progress_shown) std::cerr << "\r\x1b[K" << std::flush;

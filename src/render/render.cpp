@@ -190,32 +190,43 @@ void append_jsonl_tail(std::string& out, const Record& r) {
   put("}");
 }
 
+TableRow table_row(const Record& r) {
+  const Classification& c = r.c;
+  std::string media = http::media_type(c.content_type);
+  if (media.empty()) media = c.transport_captured ? "-" : (r.format == "bare-sse" ? "(sse)" : "(json)");
+  std::string http = c.transport_captured ? fmt::format("{} {}", c.http_status, media)
+                                          : fmt::format("{}? {}", c.http_status, media);
+  std::string id = c.response_id ? c.response_id->to_json() : (c.request_id ? c.request_id->to_json() : "-");
+  TableRow row;
+  row.cells = {escape_terminal(redact(r.source)), escape_terminal(http), escape_terminal(id),
+               std::string(to_string(c.outcome)), std::string(to_string(c.layer)), escape_terminal(c.reason),
+               std::string(to_string(c.retry.advice))};
+  row.outcome = c.outcome;
+  row.detail = escape_terminal(redact(c.detail));
+  if (c.retry.advice != Advice::none) row.retry = escape_terminal(redact(c.retry.text));
+  return row;
+}
+
 std::string render_table(const std::vector<Record>& records, bool color) {
-  static constexpr std::size_t kCols = 7;
-  const std::array<std::string, kCols> head{"SOURCE", "HTTP", "ID", "OUTCOME", "LAYER", "REASON", "RETRY"};
-  std::vector<std::array<std::string, kCols>> rows;
+  std::vector<TableRow> rows;
   rows.reserve(records.size());
-  for (const auto& r : records) {
-    const Classification& c = r.c;
-    std::string media = http::media_type(c.content_type);
-    if (media.empty()) media = c.transport_captured ? "-" : (r.format == "bare-sse" ? "(sse)" : "(json)");
-    std::string http = c.transport_captured ? fmt::format("{} {}", c.http_status, media)
-                                            : fmt::format("{}? {}", c.http_status, media);
-    std::string id = c.response_id ? c.response_id->to_json() : (c.request_id ? c.request_id->to_json() : "-");
-    rows.push_back({escape_terminal(redact(r.source)), escape_terminal(http), escape_terminal(id),
-                    std::string(to_string(c.outcome)), std::string(to_string(c.layer)), escape_terminal(c.reason),
-                    std::string(to_string(c.retry.advice))});
-  }
+  for (const auto& r : records) rows.push_back(table_row(r));
+  return render_table(rows, color);
+}
+
+std::string render_table(const std::vector<TableRow>& rows, bool color) {
+  constexpr std::size_t kCols = TableRow::kColumns;
+  const std::array<std::string, kCols> head{"SOURCE", "HTTP", "ID", "OUTCOME", "LAYER", "REASON", "RETRY"};
   std::array<std::size_t, kCols> w{};
   for (std::size_t k = 0; k < kCols; ++k) w[k] = width(head[k]);
   for (const auto& row : rows) {
-    for (std::size_t k = 0; k < kCols; ++k) w[k] = std::max(w[k], width(row[k]));
+    for (std::size_t k = 0; k < kCols; ++k) w[k] = std::max(w[k], width(row.cells[k]));
   }
   auto line = [&](const std::array<std::string, kCols>& cells, std::optional<Outcome> outcome) {
     std::string out;
     for (std::size_t k = 0; k < kCols; ++k) {
       const bool last = k + 1 == kCols;
-      std::string cell = cells[k];
+      const std::string& cell = cells[k];
       std::string pad = last ? "" : std::string(w[k] - width(cell) + 2, ' ');
       if (color && outcome && k == 3) out += fmt::format("{}{}\x1b[0m{}", color_of(*outcome), cell, pad);
       else out += cell + pad;
@@ -224,12 +235,10 @@ std::string render_table(const std::vector<Record>& records, bool color) {
     return out;
   };
   std::string out = line(head, std::nullopt);
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    out += line(rows[i], records[i].c.outcome);
-    out += "  " + escape_terminal(redact(records[i].c.detail)) + "\n";
-    if (records[i].c.retry.advice != Advice::none) {
-      out += "  retry: " + escape_terminal(redact(records[i].c.retry.text)) + "\n";
-    }
+  for (const TableRow& row : rows) {
+    out += line(row.cells, row.outcome);
+    out += "  " + row.detail + "\n";
+    if (!row.retry.empty()) out += "  retry: " + row.retry + "\n";
   }
   return out;
 }

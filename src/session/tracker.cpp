@@ -146,8 +146,12 @@ struct SessionTracker::State {
     std::string source;
     std::string method;
   };
-  std::vector<EntryText> entries = std::vector<EntryText>(kRing);
+  std::vector<EntryText> entries;  ///< grows to kRing with the first entries (a one-file input costs one)
   const EntryText& entry_text(std::size_t entry) const { return entries[entry % kRing]; }
+  EntryText& new_entry(std::size_t entry) {
+    if (entries.size() < kRing) return entries.emplace_back();  // entries come numbered 0, 1, 2, ...
+    return entries[entry % kRing];
+  }
   Window<std::size_t> request_by_key;   ///< hash(scope, id) -> the entry of the last request
   Window<Nothing> request_ids;          ///< hash(id) of every request id
   Window<std::size_t> answered_by_id;   ///< hash(id) -> the entry of its answer
@@ -218,7 +222,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, std::vector<Classif
   SessionAnnotation a;
   a.entry = sum.entries++;
   s.forget_old(a.entry);
-  State::EntryText& here = s.entries[a.entry % State::kRing];
+  State::EntryText& here = s.new_entry(a.entry);
   here.source.clear();
   here.method.clear();
   if (f.skipped) {
