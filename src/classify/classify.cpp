@@ -44,15 +44,21 @@ bool icontains(std::string_view hay, std::string_view needle) {
 
 /// Shortens untrusted text for a one-line detail.
 std::string clip(std::string_view s) {
-  std::string out;
   std::size_t cut = std::min(s.size(), kDetailTextMax);
   while (cut > 0 && cut < s.size() && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary
+  std::string out(cut + 3, '\0');
+  std::size_t n = 0;
   for (char ch : s.substr(0, cut)) {
     const bool space = ch == '\n' || ch == '\r' || ch == '\t' || ch == ' ';
-    if (space && !out.empty() && out.back() == ' ') continue;  // fold runs of white space
-    out += space ? ' ' : ch;
+    if (space && n > 0 && out[n - 1] == ' ') continue;  // fold runs of white space
+    out[n++] = space ? ' ' : ch;
   }
-  if (cut < s.size()) out += "...";
+  if (cut < s.size()) {
+    out[n++] = '.';
+    out[n++] = '.';
+    out[n++] = '.';
+  }
+  out.resize(n);
   return out;
 }
 

@@ -29,6 +29,7 @@ std::string line_text(std::string_view s) { return escape_terminal(redact(s)); }
 }  // namespace
 
 void append_session_member(std::string& out, const SessionAnnotation& a) {
+  out.reserve(out.size() + 256 + 6 * a.http_statuses.size());
   // Once per exchange record: appended in place, no temporary strings but for rare parts.
   auto num = [&out](std::size_t v) {
     char buf[24];
@@ -41,12 +42,14 @@ void append_session_member(std::string& out, const SessionAnnotation& a) {
   if (a.post_index) num(*a.post_index);
   else out += "null";
   out += ",\"http_statuses\":[";
-  for (std::size_t i = 0; i < a.http_statuses.size(); ++i) {
-    if (i) out += ',';
-    char buf[16];
-    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, a.http_statuses[i]);
-    out.append(buf, end);
+  // Up to 32 statuses per record: written into one stack buffer, appended once.
+  char buf[16 * SessionTracker::kMaxStatuses];
+  char* p = buf;
+  for (std::size_t i = 0; i < a.http_statuses.size() && i < SessionTracker::kMaxStatuses; ++i) {
+    if (i) *p++ = ',';
+    p = std::to_chars(p, buf + sizeof buf, a.http_statuses[i]).ptr;
   }
+  out.append(buf, p);
   out += "],\"http_statuses_omitted\":";
   num(a.http_statuses_omitted);
   out += ",\"replay_of\":";
