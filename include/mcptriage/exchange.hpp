@@ -47,6 +47,7 @@ struct Response {
                               ///< blocks are dropped and noted in Exchange::warnings)
   std::string body;           ///< body bytes, de-chunked and decompressed where needed
   BodyState body_state = BodyState::complete;
+  bool cut_at_max_body = false;    ///< the readers cut the body at `--max-body` (body_state is truncated)
   bool transport_captured = true;  ///< false for bare bodies (no status line or headers)
 };
 

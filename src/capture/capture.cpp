@@ -215,6 +215,7 @@ void limit_bodies(std::vector<Exchange>& exchanges, std::size_t max_body) {
     body.resize(max_body);
     body.shrink_to_fit();
     ex.response.body_state = BodyState::truncated;
+    ex.response.cut_at_max_body = true;
   }
 }
 
@@ -222,13 +223,14 @@ void limit_bodies(std::vector<Exchange>& exchanges, std::size_t max_body) {
 
 namespace capture {
 
-std::expected<void, std::string> inflate_gzip_body(std::string& body, BodyState& state,
-                                                   std::vector<std::string>& warnings, std::size_t max_body) {
-  auto inflated = http::gunzip_prefix(body, max_body);
+std::expected<void, std::string> inflate_gzip_body(Response& response, std::vector<std::string>& warnings,
+                                                   std::size_t max_body) {
+  auto inflated = http::gunzip_prefix(response.body, max_body);
   if (!inflated) return std::unexpected(inflated.error());
-  body = std::move(inflated->bytes);
+  response.body = std::move(inflated->bytes);
   if (inflated->cut) {
-    state = BodyState::truncated;
+    response.body_state = BodyState::truncated;
+    response.cut_at_max_body = true;
     warnings.push_back("body larger than --max-body (" + std::to_string(max_body) +
                        " bytes) once inflated (gzip): cut there, judged as cut short");
   }

@@ -397,7 +397,7 @@ class CurlVerboseReader {
       }
     }
     if (http::looks_gzip(r.body)) {
-      auto inflated = inflate_gzip_body(r.body, r.body_state, ex.warnings, options_.max_body);
+      auto inflated = inflate_gzip_body(r, ex.warnings, options_.max_body);
       if (inflated) {
         ex.warnings.push_back("gzip body inflated (curl without --compressed)");
       } else {

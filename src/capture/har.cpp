@@ -306,7 +306,7 @@ class HarReader {
         ex.warnings.push_back("content.encoding \"" + std::string(*enc) + "\" is unknown: text read as is");
       }
       if (http::looks_gzip(r.body)) {
-        auto inflated = inflate_gzip_body(r.body, r.body_state, ex.warnings, options_.max_body);
+        auto inflated = inflate_gzip_body(r, ex.warnings, options_.max_body);
         if (inflated) {
           ex.warnings.push_back("content.text held gzip bytes: inflated");
         } else {

@@ -730,7 +730,7 @@ class HttpTextReader {
 
     // curl without --compressed writes the gzip bytes as received (RFC 9110 §8.4.1.3).
     if (http::looks_gzip(response.body)) {
-      auto inflated = inflate_gzip_body(response.body, response.body_state, warnings, max_body_);
+      auto inflated = inflate_gzip_body(response, warnings, max_body_);
       if (!inflated) {
         warnings.push_back("body starts with the gzip magic but does not inflate (" +
                            inflated.error() + "); kept as captured");

@@ -15,12 +15,13 @@
 
 namespace mcptriage::capture {
 
-/// Inflates a gzip `body` in place (zlib, RFC 1952), bounded by `max_body`. When the inflated
-/// body reaches the limit it is cut there, marked truncated, and the `--max-body` warning that
-/// the classifier's `cut_at_limit` reason looks for is added. Error: zlib's reason; then `body`
-/// and `state` are untouched and the caller decides what a body that does not inflate means.
-std::expected<void, std::string> inflate_gzip_body(std::string& body, BodyState& state,
-                                                   std::vector<std::string>& warnings, std::size_t max_body);
+/// Inflates the gzip body of `response` in place (zlib, RFC 1952), bounded by `max_body`. When
+/// the inflated body reaches the limit it is cut there, marked truncated and `cut_at_max_body`
+/// (the classifier's `cut_at_limit` reason), with a warning naming the flag. Error: zlib's
+/// reason; then `response` is untouched and the caller decides what a body that does not
+/// inflate means.
+std::expected<void, std::string> inflate_gzip_body(Response& response, std::vector<std::string>& warnings,
+                                                   std::size_t max_body);
 
 /// Display name of the `index`-th exchange (1-based) of input `name`: "name#index".
 std::string source_name(std::string_view name, std::size_t index);

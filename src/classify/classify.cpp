@@ -419,11 +419,8 @@ class Classifier {
     return c.protocol_version;
   }
 
-  /// The reader cut the body at --max-body (capture.cpp limit_bodies says so in a warning).
-  bool cut_at_limit() const {
-    return std::any_of(ex_.warnings.begin(), ex_.warnings.end(),
-                       [](const std::string& w) { return w.starts_with("body larger than --max-body"); });
-  }
+  /// The reader cut the body at --max-body (Response::cut_at_max_body).
+  bool cut_at_limit() const { return ex_.response.cut_at_max_body; }
 
   void finish(Classification& c) {
     if (c.protocol_version.empty()) version_for(c, std::nullopt, false);
