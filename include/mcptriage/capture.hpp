@@ -66,7 +66,10 @@ struct LinesBlock {
   bool self_contained = true;  ///< no line waits for a later line (a request for its reply, events for their response)
   bool wrapped = false;        ///< some line wraps a message with HTTP facts (format "exchange-log")
 };
+/// `first_line` is the number of lines of the log before `lines`, so that line numbers in
+/// details and warnings count from the start of the log.
 std::expected<LinesBlock, CaptureError> read_lines_block(std::string_view lines, std::string_view name,
-                                                         std::size_t first_index, const CaptureOptions& options = {});
+                                                         std::size_t first_index, const CaptureOptions& options = {},
+                                                         std::size_t first_line = 0);
 
 }  // namespace mcptriage

@@ -168,8 +168,9 @@ struct Pending {
 
 class JsonLinesReader {
  public:
-  JsonLinesReader(std::string_view name, const CaptureOptions& options, std::size_t first_index = 0)
-      : name_(name), options_(options), first_index_(first_index) {}
+  JsonLinesReader(std::string_view name, const CaptureOptions& options, std::size_t first_index = 0,
+                  std::size_t first_line = 0)
+      : name_(name), options_(options), first_index_(first_index), first_line_(first_line) {}
 
   /// After read(): no line waited for a later one when the text ended (no open request, no
   /// unanswered server request, no events before their response), so text read in pieces that
@@ -179,7 +180,7 @@ class JsonLinesReader {
 
   std::expected<std::vector<Exchange>, CaptureError> read(std::string_view text) {
     std::size_t pos = 0;
-    std::size_t line_no = 0;
+    std::size_t line_no = first_line_;  // lines of the log before this text
     while (pos < text.size()) {
       const std::size_t lf = text.find('\n', pos);
       std::string_view line = text.substr(pos, lf == npos ? npos : lf - pos);
@@ -198,6 +199,7 @@ class JsonLinesReader {
   std::string_view name_;
   const CaptureOptions& options_;
   std::size_t first_index_ = 0;
+  std::size_t first_line_ = 0;
   bool self_contained_ = true;
   // One parser per thread for lines and one for bodies, kept from one read to the next (a log
   // read in blocks makes a reader per block; docs/performance.md).
@@ -673,13 +675,42 @@ bool looks_logged(element obj) {
 
 }  // namespace
 
+namespace {
+
+/// A log whose first line does not parse (invalid UTF-8, an integer past 64 bits, nesting past
+/// simdjson's limit) is still a log when that line looks like one whole object and one of the
+/// next lines parses as a logged exchange or a JSON-RPC message: the bad line is then one
+/// skipped entry, not the whole input read as one broken body. A pretty-printed JSON body
+/// never qualifies: its first line does not end its object.
+bool log_after_bad_first_line(simdjson::dom::parser& parser, std::string_view first, std::string_view rest) {
+  if (first.size() < 2 || first.back() != '}') return false;
+  constexpr int kLinesLooked = 16;
+  int looked = 0;
+  std::size_t pos = 0;
+  while (pos < rest.size() && looked < kLinesLooked) {
+    const std::size_t next = rest.find('\n', pos);
+    std::string_view line = trim_line(rest.substr(pos, next == npos ? npos : next - pos));
+    pos = next == npos ? rest.size() : next + 1;
+    if (line.empty()) continue;
+    ++looked;
+    element root;
+    if (line.front() != '{' || json::parse(parser, line).get(root) != simdjson::SUCCESS) continue;
+    return root.type() == element_type::OBJECT && (looks_logged(root) || member(root, "jsonrpc"));
+  }
+  return false;
+}
+
+}  // namespace
+
 bool sniff_json_lines(std::string_view text) {
   if (text.empty() || text.front() != '{') return false;
   const std::size_t lf = text.find('\n');
   std::string_view first = trim_line(text.substr(0, lf));
   simdjson::dom::parser parser;
   element root;
-  if (parser.parse(first.data(), first.size()).get(root) != simdjson::SUCCESS) return false;
+  if (parser.parse(first.data(), first.size()).get(root) != simdjson::SUCCESS) {
+    return lf != npos && log_after_bad_first_line(parser, first, text.substr(lf + 1));
+  }
   if (root.type() != element_type::OBJECT) return false;
   if (looks_logged(root)) return true;
   // A bare message: JSON Lines only when another object (or batch) starts a line among the next
@@ -707,8 +738,9 @@ std::expected<std::vector<Exchange>, CaptureError> read_json_lines(std::string_v
 }
 
 std::expected<JsonLinesBlock, CaptureError> read_json_lines_block(std::string_view lines, std::string_view name,
-                                                                  std::size_t first_index, const CaptureOptions& options) {
-  JsonLinesReader reader(name, options, first_index);
+                                                                  std::size_t first_index, const CaptureOptions& options,
+                                                                  std::size_t first_line) {
+  JsonLinesReader reader(name, options, first_index, first_line);
   auto exchanges = reader.read(lines);
   if (!exchanges) return std::unexpected(std::move(exchanges.error()));
   return JsonLinesBlock{std::move(*exchanges), reader.self_contained(), reader.any_wrapped()};

@@ -76,7 +76,8 @@ struct JsonLinesBlock {
   bool wrapped = false;        ///< some line wraps a message with HTTP facts ("exchange-log")
 };
 std::expected<JsonLinesBlock, CaptureError> read_json_lines_block(std::string_view lines, std::string_view name,
-                                                                  std::size_t first_index, const CaptureOptions& options);
+                                                                  std::size_t first_index, const CaptureOptions& options,
+                                                                  std::size_t first_line = 0);
 
 /// curl `-v` stderr, alone or with stdout appended (`2>&1`): the first line is a `* `, `> ` or
 /// `< ` line, curl's progress meter header, or a `Note:`/`Warning:` line followed by those.

@@ -37,6 +37,7 @@ struct Unit {
   std::size_t input = 0;
   std::string data;
   bool last_block = false;  ///< the log's final block (possibly empty)
+  std::size_t first_line = 0;  ///< lines of the log before this block (line numbers in details)
   std::shared_ptr<const ContextFlags> flags;  ///< a log's context, read once for all its blocks
   // Results.
   std::optional<std::string> error;
@@ -187,6 +188,7 @@ class Pipeline {
   bool log_failed_ = false;
   bool log_delivered_ = false;
   std::string carry_;              ///< blocks that wait for later lines, read again with them
+  std::size_t carry_first_line_ = 0;  ///< the line the carried text starts after
   std::size_t carry_blocks_ = 0;
 
   // ------------------------------------------------------------------------------------------
@@ -267,6 +269,7 @@ class Pipeline {
       return emit(std::move(u));
     }
     auto flags = std::make_shared<const ContextFlags>(flags_for_(i));
+    std::size_t lines_before = 0;
     for (;;) {
       const std::size_t nl = eof ? std::string::npos : buf.rfind('\n');
       if (eof || nl != std::string::npos) {
@@ -283,6 +286,8 @@ class Pipeline {
           u->data.assign(buf, 0, nl + 1);
           buf.erase(0, nl + 1);
         }
+        u->first_line = lines_before;
+        lines_before += static_cast<std::size_t>(std::count(u->data.begin(), u->data.end(), '\n'));
         emit(std::move(u));
         if (eof) return;
       } else if (buf.size() > limit) {
@@ -361,7 +366,7 @@ class Pipeline {
         break;
       }
       case Unit::Kind::block: {
-        auto block = read_lines_block(u.data, in.name, 0, options_.capture);
+        auto block = read_lines_block(u.data, in.name, 0, options_.capture, u.first_line);
         if (!block) {
           u.error = std::move(block.error().message);
           break;
@@ -432,6 +437,7 @@ class Pipeline {
         return give_back(u.data);
       }
       carry_ = std::move(u.data);
+      carry_first_line_ = u.first_line;
       carry_blocks_ = 1;
       return;
     }
@@ -447,6 +453,7 @@ class Pipeline {
     joined.input = u.input;
     joined.flags = u.flags;
     joined.data = std::move(carry_);
+    joined.first_line = carry_first_line_;
     carry_.clear();
     process(joined);
     if (joined.error) {

@@ -179,6 +179,7 @@ struct SessionTracker::State {
   bool tools_call_after_failure = false;
   std::size_t posts_after_failure = 0;
   std::size_t replays_total = 0;
+  bool requests_forgotten = false;  ///< some request ids left the window: an unknown id may be one of them
 
   /// Forgets the keys of entries that left the window (`entry` is the newest). Sweeps every
   /// quarter window: a key is kept for at least kWindow entries and at most 5/4 of that.
@@ -188,7 +189,7 @@ struct SessionTracker::State {
     const std::size_t oldest = entry - kWindow + 1;
     auto none = [](const auto&) {};
     request_by_key.forget(oldest, none);
-    request_ids.forget(oldest, none);
+    request_ids.forget(oldest, [this](const auto&) { requests_forgotten = true; });
     answered_by_id.forget(oldest, none);
     unanswered_key.forget(oldest, none);
     attempts.forget(oldest, none);
@@ -303,7 +304,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, std::vector<Classif
       } else if (prev && answered(*c)) {
         finding("duplicate_response_id",
                 fmt::format("a second response for id {} (the first: {})", id, s.entry_text(*prev).source));
-      } else if (!s.request_ids.contains(h) && s.request_ids.size() > 0) {
+      } else if (!s.request_ids.contains(h) && s.request_ids.size() > 0 && !s.requests_forgotten) {
         finding("unknown_response_id", fmt::format("response id {} answers no request in the capture", id));
       } else if (answered(*c)) {
         s.answered_by_id.put(h, a.entry, a.entry);

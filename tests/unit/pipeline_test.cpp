@@ -30,23 +30,36 @@ struct TempDir {
   }
 };
 
+/// The records of one exchange, as the CLI makes them (a skipped entry keeps its detail).
+void records_of(const Exchange& ex, const ContextFlags& flags, std::vector<Record>& out) {
+  if (ex.skipped) {
+    Record r{ex.source, ex.format, Classification{}};
+    r.c.reason = "skipped:" + ex.skipped->reason;
+    r.c.detail = ex.skipped->detail;
+    out.push_back(std::move(r));
+    return;
+  }
+  auto results = classify(ex, flags, 0);
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    out.push_back(Record{results.size() > 1 ? fmt::format("{}[{}]", ex.source, k) : ex.source, ex.format,
+                         std::move(results[k])});
+  }
+}
+
 std::vector<Record> classify_all(const std::vector<Exchange>& exchanges) {
   std::vector<Record> out;
-  for (const Exchange& ex : exchanges) {
-    auto results = classify(ex, {}, 0);
-    for (std::size_t k = 0; k < results.size(); ++k) {
-      out.push_back(Record{results.size() > 1 ? fmt::format("{}[{}]", ex.source, k) : ex.source, ex.format,
-                           std::move(results[k])});
-    }
-  }
+  for (const Exchange& ex : exchanges) records_of(ex, {}, out);
   return out;
 }
 
-/// One line per record: what must not change with --jobs or block-wise reading.
+/// One line per record: what must not change with --jobs or block-wise reading (line numbers
+/// in details and warnings included).
 std::string summary(const std::vector<Record>& records) {
   std::string out;
   for (const Record& r : records) {
-    out += fmt::format("{} {} {} {}\n", r.source, r.format, to_string(r.c.outcome), r.c.reason);
+    out += fmt::format("{} {} {} {} | {}", r.source, r.format, to_string(r.c.outcome), r.c.reason, r.c.detail);
+    for (const std::string& w : r.c.warnings) out += " | " + w;
+    out += '\n';
   }
   return out;
 }
@@ -59,13 +72,7 @@ std::string run(const std::vector<PipelineInput>& inputs, unsigned jobs, std::si
   std::string out;
   run_pipeline(
       inputs, options, [](std::size_t) { return ContextFlags{}; },
-      [](const Exchange& ex, const ContextFlags& flags, std::vector<Record>& records) {
-        auto results = classify(ex, flags, 0);
-        for (std::size_t k = 0; k < results.size(); ++k) {
-          records.push_back(Record{results.size() > 1 ? fmt::format("{}[{}]", ex.source, k) : ex.source, ex.format,
-                                   std::move(results[k])});
-        }
-      },
+      [](const Exchange& ex, const ContextFlags& flags, std::vector<Record>& records) { records_of(ex, flags, records); },
       [&](Batch&& batch) {
         if (batch.error) out += fmt::format("input {} error: {}\n", batch.input, *batch.error);
         out += summary(batch.records);
@@ -102,6 +109,7 @@ TEST(Pipeline, ExchangeLogInBlocksAndThreadsEqualsOneWholeRead) {
   ASSERT_TRUE(whole.has_value());
   const std::string expected = summary(classify_all(*whole));
   ASSERT_NE(expected.find("#300 "), std::string::npos);
+  ASSERT_NE(expected.find("line 390 is not valid JSON"), std::string::npos) << "a line number deep in the log";
   for (std::size_t block : {std::size_t{200}, std::size_t{4096}, std::size_t{1} << 20}) {
     for (unsigned jobs : {1u, 2u, 4u}) {
       EXPECT_EQ(run({{path, path}}, jobs, block), expected) << "block " << block << ", jobs " << jobs;

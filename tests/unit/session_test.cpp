@@ -290,6 +290,28 @@ TEST(SessionWindow, OldRequestsAreForgottenAndReportedNeverAnswered) {
   EXPECT_TRUE(has_note(s, "windows of " + std::to_string(SessionTracker::kWindow) + " entries"));
 }
 
+TEST(SessionWindow, AReplyToAForgottenRequestIsNotCalledUnknown) {
+  SessionTracker tracker(kNow);
+  auto add = [&](const SessionFacts& f, Classification c, const std::string& source) {
+    return tracker.add(f, {&c}, {source});
+  };
+  add(request_facts("1", 0), record(Outcome::NOT_CAPTURED, std::nullopt), "log#1");
+  for (std::size_t i = 1; i < SessionTracker::kWindow + 10; ++i) {
+    SessionFacts f = request_facts(std::to_string(i + 1), 200);
+    f.params_hash = 1000 + i;
+    add(f, record(Outcome::TOOL_SUCCESS, static_cast<int>(i + 1)), "log#" + std::to_string(i + 1));
+  }
+  SessionFacts reply;
+  reply.http_status = 200;
+  SessionAnnotation a = add(reply, record(Outcome::TOOL_SUCCESS, 1), "log#late");
+  EXPECT_TRUE(a.findings.empty()) << "id 1 was a request of the capture, further back than the window";
+  const SessionSummary s = tracker.summary();
+  ASSERT_EQ(s.never_answered.size(), 1u);
+  EXPECT_EQ(s.never_answered[0].source, "log#1");
+  SessionAnnotation other = add(reply, record(Outcome::TOOL_SUCCESS, 999999), "log#other");
+  EXPECT_TRUE(other.findings.empty()) << "nor is any id once requests were forgotten";
+}
+
 TEST(SessionWindow, RecentPairingIsExactNearTheWindowEdge) {
   SessionTracker tracker(kNow);
   auto add = [&](const SessionFacts& f, Classification c, const std::string& source) {
