@@ -219,6 +219,7 @@ std::string render_summary_jsonl(std::string_view input, std::string_view format
 /// Lines for the table view: `session INPUT: ...` then indented skipped, replay and finding lines.
 std::string render_summary_table(std::string_view input, const SessionSummary& s,
                                  const std::vector<std::pair<std::string, Skip>>& skipped,
-                                 const std::vector<std::pair<std::string, SessionAnnotation>>& notable);
+                                 const std::vector<std::pair<std::string, SessionAnnotation>>& notable,
+                                 std::size_t skipped_omitted = 0, std::size_t notable_omitted = 0);
 
 }  // namespace mcptriage

@@ -55,9 +55,12 @@ void SessionOutput::begin_batch(std::size_t input, std::string_view name, std::v
       if (jsonl_) {
         // JSON Lines writes skipped entries, replays and findings where they occur.
       } else if (facts->skipped) {
-        st.skipped.emplace_back(records[i].source, *facts->skipped);
+        // The table lists the first kMaxListed of each, as the summary record lists its arrays.
+        if (st.skipped.size() < SessionTracker::kMaxListed) st.skipped.emplace_back(records[i].source, *facts->skipped);
+        else ++st.skipped_omitted;
       } else if (a.replay || !a.findings.empty()) {
-        st.notable.emplace_back(records[i].source, a);
+        if (st.notable.size() < SessionTracker::kMaxListed) st.notable.emplace_back(records[i].source, a);
+        else ++st.notable_omitted;
       }
       annotations_[facts] = std::move(a);
     }
@@ -120,7 +123,8 @@ void SessionOutput::end_input(std::string& out) {
       out += '\n';
     }
   } else if (st.multi) {
-    table_ += render_summary_table(st.name, st.tracker.summary(), st.skipped, st.notable);
+    table_ += render_summary_table(st.name, st.tracker.summary(), st.skipped, st.notable, st.skipped_omitted,
+                                   st.notable_omitted);
   } else {
     for (const auto& [source, skip] : st.skipped) {
       table_ += "skipped " + escape_terminal(redact(source)) + ": " + escape_terminal(redact(skip.reason)) + ": " +

@@ -72,6 +72,8 @@ class SessionOutput {
     std::vector<Held> held;
     std::vector<std::pair<std::string, Skip>> skipped;
     std::vector<std::pair<std::string, SessionAnnotation>> notable;
+    std::size_t skipped_omitted = 0;  ///< skipped entries past the first kMaxListed
+    std::size_t notable_omitted = 0;  ///< entries with replays or findings past the first kMaxListed
     explicit InputState(long long now) : tracker(now) {}
   };
 

@@ -151,7 +151,8 @@ std::string render_summary_jsonl(std::string_view input, std::string_view format
 
 std::string render_summary_table(std::string_view input, const SessionSummary& s,
                                  const std::vector<std::pair<std::string, Skip>>& skipped,
-                                 const std::vector<std::pair<std::string, SessionAnnotation>>& notable) {
+                                 const std::vector<std::pair<std::string, SessionAnnotation>>& notable,
+                                 std::size_t skipped_omitted, std::size_t notable_omitted) {
   std::string counts;
   for (const auto& [name, n] : s.outcomes) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, name);
   std::string out = fmt::format("session {}: {} entr{} ({} exchange{}, {} skipped), {} POST{}{}{}\n", line_text(input),
@@ -167,6 +168,7 @@ std::string render_summary_table(std::string_view input, const SessionSummary& s
   for (const auto& [source, skip] : skipped) {
     out += fmt::format("  skipped {}: {}: {}\n", line_text(source), line_text(skip.reason), line_text(skip.detail));
   }
+  if (skipped_omitted > 0) out += fmt::format("  ... and {} more skipped entries\n", skipped_omitted);
   for (const auto& [source, a] : notable) {
     if (a.replay) {
       out += fmt::format("  replay {} of {} (after {}): {}, {}; who retried: {}\n", line_text(source),
@@ -176,6 +178,10 @@ std::string render_summary_table(std::string_view input, const SessionSummary& s
     for (const auto& f : a.findings) {
       out += fmt::format("  {} {}: {}\n", line_text(f.code), line_text(source), line_text(f.detail));
     }
+  }
+  if (notable_omitted > 0) {
+    out += fmt::format("  ... and {} more entries with replays or findings (--format jsonl shows each on its record)\n",
+                       notable_omitted);
   }
   return out;
 }

@@ -107,6 +107,34 @@ TEST(SessionOutput, TableLinesForOneSkippedEntry) {
   EXPECT_EQ(run({{page}}, false), "skipped x.har#1: not_mcp: GET /\n");
 }
 
+TEST(SessionOutput, TableListsTheFirstHundredSkippedAndNotableEntries) {
+  std::vector<Exchange> batch;
+  for (int i = 1; i <= 130; ++i) {
+    Exchange page;
+    page.source = "x.har#" + std::to_string(i);
+    page.format = "har";
+    page.skipped = Skip{"not_mcp", "GET /"};
+    batch.push_back(page);
+  }
+  // Replies without their requests, each id answered twice: a duplicate_response_id finding each.
+  for (int i = 1; i <= 120; ++i) {
+    const std::string body = R"({"jsonrpc":"2.0","id":)" + std::to_string(i) + R"(,"result":{}})";
+    batch.push_back(reply("x.har#a" + std::to_string(i), body));
+    batch.push_back(reply("x.har#b" + std::to_string(i), body));
+  }
+  const std::string table = run({batch}, false);
+  std::size_t skipped_lines = 0;
+  std::size_t finding_lines = 0;
+  for (const std::string& line : lines(table)) {
+    if (line.starts_with("  skipped ")) ++skipped_lines;
+    if (line.starts_with("  duplicate_response_id ")) ++finding_lines;
+  }
+  EXPECT_EQ(skipped_lines, 100u);
+  EXPECT_EQ(finding_lines, 100u);
+  EXPECT_NE(table.find("  ... and 30 more skipped entries\n"), std::string::npos) << table.substr(table.size() - 400);
+  EXPECT_NE(table.find("  ... and 20 more entries with replays or findings"), std::string::npos);
+}
+
 TEST(BodyPairing, StderrFindsStdout) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("mcptriage-pair-" + std::to_string(::getpid()));
