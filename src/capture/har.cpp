@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "capture/json_message.hpp"
+#include "json/dom.hpp"
 #include "capture/readers.hpp"
 #include "mcptriage/http.hpp"
 #include "mcptriage/sse.hpp"
@@ -25,19 +26,9 @@ using simdjson::dom::object;
 
 bool is_ws(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
-std::optional<element> member(element e, std::string_view key) {
-  if (e.type() != element_type::OBJECT) return std::nullopt;
-  element v;
-  if (e.at_key(key).get(v) != simdjson::SUCCESS) return std::nullopt;
-  return v;
-}
+using json::member;
 
-std::optional<std::string_view> string_at(element e, std::string_view key) {
-  auto v = member(e, key);
-  std::string_view s;
-  if (!v || v->get(s) != simdjson::SUCCESS) return std::nullopt;
-  return s;
-}
+std::optional<std::string_view> string_at(element e, std::string_view key) { return json::string_member(e, key); }
 
 /// An integer member; doubles are truncated (some exporters write `200.0`), others nullopt.
 std::optional<long long> integer_at(element e, std::string_view key) {

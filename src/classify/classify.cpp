@@ -72,20 +72,9 @@ std::string pointer_escape(std::string_view key) {
   return out;
 }
 
-std::optional<element> field(element e, std::string_view key) {
-  object obj;
-  if (e.get(obj) != simdjson::SUCCESS) return std::nullopt;
-  element value;
-  if (obj.at_key(key).get(value) != simdjson::SUCCESS) return std::nullopt;
-  return value;
-}
-
-std::optional<std::string_view> string_field(element e, std::string_view key) {
-  auto v = field(e, key);
-  std::string_view s;
-  if (!v || v->get(s) != simdjson::SUCCESS) return std::nullopt;
-  return s;
-}
+/// A member of an object (json::member), and a string member.
+std::optional<element> field(element e, std::string_view key) { return json::member(e, key); }
+std::optional<std::string_view> string_field(element e, std::string_view key) { return json::string_member(e, key); }
 
 bool is_object(element e) { return e.type() == element_type::OBJECT; }
 bool is_array(element e) { return e.type() == element_type::ARRAY; }

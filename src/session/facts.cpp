@@ -24,26 +24,8 @@ using simdjson::dom::element;
 using simdjson::dom::element_type;
 using simdjson::dom::object;
 
-std::optional<element> member(element e, std::string_view key) {
-  if (e.type() != element_type::OBJECT) return std::nullopt;
-  element v;
-  if (e.at_key(key).get(v) != simdjson::SUCCESS) return std::nullopt;
-  return v;
-}
-
-std::optional<std::string> string_member(element e, std::string_view key) {
-  auto v = member(e, key);
-  std::string_view s;
-  if (!v || v->get(s) != simdjson::SUCCESS) return std::nullopt;
-  return std::string(s);
-}
-
-std::optional<bool> bool_member(element e, std::string_view key) {
-  auto v = member(e, key);
-  bool b = false;
-  if (!v || v->get(b) != simdjson::SUCCESS) return std::nullopt;
-  return b;
-}
+using json::bool_member;
+using json::member;
 
 bool is_sse_body(const Exchange& ex) {
   const auto ct = find_header(ex.response.headers, "content-type");
@@ -75,10 +57,10 @@ void read_tools(element result, const std::string& source, std::vector<ToolDefin
   auto tools = member(result, "tools");
   if (!tools || tools->type() != element_type::ARRAY) return;
   for (element t : array(*tools)) {
-    auto name = string_member(t, "name");
+    auto name = json::string_member(t, "name");
     if (!name) continue;
     ToolDefinition def;
-    def.name = std::move(*name);
+    def.name = std::string(*name);
     def.source = source;
     if (auto ann = member(t, "annotations"); ann && ann->type() == element_type::OBJECT) {
       def.read_only_hint = bool_member(*ann, "readOnlyHint");
