@@ -137,6 +137,7 @@ struct Item {
   std::optional<std::string> message;
   MessageInfo info;
   bool no_body = false;  ///< `message`/`body` given as null: the reply had no body
+  bool request_only = false;  ///< a logged request and nothing of a reply (no status, body or response)
   // Response facts.
   std::optional<int> status;
   Headers headers;
@@ -396,6 +397,10 @@ class JsonLinesReader {
                                                 : Side::client;
     } else if (it.raw_body) {
       it.side = Side::server;
+    } else if (it.request) {
+      // Only the request was logged (a timeout, a dropped connection): an exchange with no reply.
+      it.side = Side::full;
+      it.request_only = true;
     }
     if (it.side == Side::client && !it.request) {
       Request r;
@@ -439,9 +444,13 @@ class JsonLinesReader {
     Pending p;
     p.first_line = it.line;
     p.request = std::move(it.request);
-    // `sent` is not needed: a full line is answered at once, never open (the classifier reads
-    // the request body itself).
-    fill_reply(p, it, /*attach_stream=*/false);
+    // `sent` is not needed when the line holds the reply: a full line is answered at once, never
+    // open (the classifier reads the request body itself).
+    if (it.request_only) {
+      if (p.request && p.request->body) p.sent = inspect_message_text(parser_for_bodies_, *p.request->body);
+    } else {
+      fill_reply(p, it, /*attach_stream=*/false);
+    }
     add(std::move(p));
   }
 
@@ -648,6 +657,14 @@ class JsonLinesReader {
         ex.warnings.push_back("no reply for this " +
                               std::string(p.sent.kind == MessageKind::request ? "request" : "message") +
                               " in the log (line " + std::to_string(p.first_line) + ")");
+      } else if (p.status == 0) {
+        // Status 0: what loggers and HAR exporters write when no response arrived.
+        r.status = 0;
+        r.body_state = BodyState::not_captured;
+        r.transport_captured = true;
+        ex.warnings.push_back("the log gives status 0 (line " + std::to_string(p.first_line) +
+                              "): no response was received" +
+                              (p.body.empty() ? std::string() : "; the body logged with it is ignored"));
       } else if (p.status) {
         r.status = *p.status;
         r.transport_captured = true;
