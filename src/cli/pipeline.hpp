@@ -27,7 +27,7 @@ struct PipelineOptions {
   CaptureOptions capture;            ///< `--status`, `--max-body`; `--max-input` bounds one document
                                      ///< (a whole input, or one line of a JSON Lines log)
   unsigned jobs = 1;                 ///< worker threads; 1 runs everything on the calling thread
-  std::size_t block_size = 1 << 18;  ///< JSON Lines logs larger than this are read in blocks of about this size
+  std::size_t block_size = 1 << 19;  ///< JSON Lines logs larger than this are read in blocks of about this size
 };
 
 /// What the consumer gets: all the records of one input, or the next part of a JSON Lines log.
