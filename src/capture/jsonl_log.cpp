@@ -38,12 +38,7 @@ std::string_view trim_line(std::string_view s) {
   return s;
 }
 
-std::optional<element> member(element e, std::string_view key) {
-  if (e.type() != element_type::OBJECT) return std::nullopt;
-  element v;
-  if (e.at_key(key).get(v) != simdjson::SUCCESS) return std::nullopt;
-  return v;
-}
+using json::member;
 
 /// The first of `keys` present in `e`.
 std::optional<element> first_member(element e, std::initializer_list<std::string_view> keys) {

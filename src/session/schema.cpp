@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "json/dom.hpp"
 #include "mcptriage/session.hpp"
 
 namespace mcptriage {
@@ -86,12 +87,7 @@ std::size_t code_points(std::string_view s) {
   return n;
 }
 
-std::optional<element> member(element e, std::string_view key) {
-  if (e.type() != element_type::OBJECT) return std::nullopt;
-  element v;
-  if (e.at_key(key).get(v) != simdjson::SUCCESS) return std::nullopt;
-  return v;
-}
+using json::member;
 
 std::optional<double> number_member(element schema, std::string_view key) {
   auto v = member(schema, key);

@@ -80,9 +80,6 @@ namespace {
 
 using json::mix64;
 
-/// 64-bit hash of a short key text (an id, a method name) under `seed`.
-std::uint64_t hash_text(std::string_view s, std::uint64_t seed) { return json::hash_bytes(s, seed); }
-
 /// A hash map from 64-bit keys that forgets the keys put more than a window of entries ago
 /// (SessionTracker::kWindow), so that a capture of any length costs bounded memory. Flat
 /// (absl::flat_hash_map: no allocation per key); old keys go in sweeps (forget()).
@@ -261,15 +258,15 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, std::vector<Classif
   // Scope of request ids: the session id, else the stretch since the last initialize.
   if (f.session_id.empty() && method == "initialize") ++s.initializes;
   const std::uint64_t scope =
-      f.session_id.empty() ? mix64(s.initializes * 2 + 1) : hash_text(f.session_id, 2);
+      f.session_id.empty() ? mix64(s.initializes * 2 + 1) : json::hash_bytes(f.session_id, 2);
   const bool is_request = f.request_captured && f.request_id && !f.notification;
   bool any_answer = false;
   for (const Classification* c : records) any_answer = any_answer || answered(*c);
 
   std::uint64_t request_key = 0;
-  const std::uint64_t id_hash = f.request_id ? hash_text(*f.request_id, 1) : 0;
+  const std::uint64_t id_hash = f.request_id ? json::hash_bytes(*f.request_id, 1) : 0;
   if (is_request) {
-    request_key = hash_text(*f.request_id, scope);
+    request_key = json::hash_bytes(*f.request_id, scope);
     if (const std::size_t* prev = s.request_by_key.find(request_key)) {
       const State::EntryText& was = s.entry_text(*prev);
       finding("duplicate_request_id",
@@ -294,7 +291,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, std::vector<Classif
         continue;
       }
       const std::string id = c->response_id->to_json();
-      const std::uint64_t h = hash_text(id, 1);
+      const std::uint64_t h = json::hash_bytes(id, 1);
       const std::uint64_t* open_key = s.unanswered_key.find(h);
       const std::size_t* prev = s.answered_by_id.find(h);
       if (open_key && answered(*c)) {
@@ -326,7 +323,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, std::vector<Classif
 
   // Replays: the same method and params as an earlier request that failed.
   if (is_request && !method.empty()) {
-    const std::uint64_t rkey = hash_text(method, f.params_hash);
+    const std::uint64_t rkey = json::hash_bytes(method, f.params_hash);
     State::Attempt* prev = s.attempts.find(rkey);
     if (prev && prev->failed) {
       Replay r;
@@ -384,7 +381,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, std::vector<Classif
     if (any_answer) {
       for (const std::uint64_t k : chain) {
         if (State::Open* u = s.unanswered.find(k)) {
-          const std::uint64_t h = hash_text(u->info.id, 1);
+          const std::uint64_t h = json::hash_bytes(u->info.id, 1);
           if (const std::uint64_t* by_id = s.unanswered_key.find(h); by_id && *by_id == k) s.unanswered_key.erase(h);
           s.unanswered.erase(k);
         }
