@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "mcptriage/render.hpp"
+#include "render/redact_detail.hpp"
 
 namespace mcptriage {
 namespace {
@@ -165,6 +166,23 @@ std::string redact_params(std::string_view params) {
   return out;
 }
 
+/// The two letters (lower case) that end a credential's name before its ':' or '=': the
+/// secret headers, `mcp-session-id` and the query-style parameters; or, with `member`, the JSON
+/// member names before their closing quote.
+bool credential_suffix(std::string_view s, std::size_t end, bool member = false) {
+  if (end < 2) return false;
+  const char a = lower(s[end - 2]);
+  const char b = lower(s[end - 1]);
+  switch (b) {
+    case 'n': return a == 'o' || a == 'e';                          // authorization, token
+    case 'y': return a == 'e';                                      // api-key, apikey, api_key
+    case 't': return a == 'e';                                      // secret
+    case 'd': return a == 'r' || (!member && (a == 'i' || a == 'w'));  // password; session-id, passwd
+    case 'e': return !member && a == 'i';                           // cookie
+    default: return false;
+  }
+}
+
 }  // namespace
 
 void set_redaction(bool on) { g_redaction = on; }
@@ -178,11 +196,42 @@ std::string redact(std::string_view s) {
   return out;
 }
 
-void append_redacted(std::string& out, std::string_view s) {
-  if (!g_redaction) {
-    out.append(s);
-    return;
+namespace detail {
+
+bool may_hold_credential(std::string_view s) {
+  // Every rule of the scan needs one of three bytes after the word it matches: ' ' after
+  // `bearer`/`basic`, ':' after a header name, a JSON member name and its quote, or before
+  // `//`, '=' after a parameter name. One table look-up per byte; the names are checked
+  // backwards from those bytes only.
+  static constexpr std::array<bool, 256> kTrigger = [] {
+    std::array<bool, 256> t{};
+    t[' '] = t[':'] = t['='] = true;
+    return t;
+  }();
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (!kTrigger[static_cast<unsigned char>(s[i])]) continue;
+    switch (s[i]) {
+      case ' ':
+        if (i >= 5 && lower(s[i - 1]) == 'c' && lower_at(s, i - 5, "basic")) return true;
+        if (i >= 6 && lower(s[i - 1]) == 'r' && lower_at(s, i - 6, "bearer")) return true;
+        break;
+      case ':': {
+        if (i + 2 < s.size() && s[i + 1] == '/' && s[i + 2] == '/') return true;
+        if (credential_suffix(s, i)) return true;
+        std::size_t k = i;
+        while (k > 0 && s[k - 1] == ' ') --k;
+        if (k > 0 && s[k - 1] == '"' && credential_suffix(s, k - 1, true)) return true;
+        break;
+      }
+      default:  // '='
+        if (credential_suffix(s, i)) return true;
+        break;
+    }
   }
+  return false;
+}
+
+void append_redacted_scan(std::string& out, std::string_view s) {
   static constexpr std::string_view kSchemes[] = {"bearer ", "basic "};
   // The first two letters (lower case) of every word looked for: at a byte where none starts,
   // none of the checks below can fire, so the loop copies up to the next such byte.
@@ -334,6 +383,16 @@ void append_redacted(std::string& out, std::string_view s) {
       i = j;
     }
   }
+}
+
+}  // namespace detail
+
+void append_redacted(std::string& out, std::string_view s) {
+  if (!g_redaction || !detail::may_hold_credential(s)) {
+    out.append(s);
+    return;
+  }
+  detail::append_redacted_scan(out, s);
 }
 
 std::string redact_header(std::string_view name, std::string_view value) {

@@ -8,6 +8,7 @@
 
 #include "mcptriage/http.hpp"
 #include "mcptriage/render.hpp"
+#include "render/redact_detail.hpp"
 
 namespace mcptriage {
 namespace {
@@ -45,10 +46,15 @@ void append_kv(std::string& out, std::string_view key, std::string_view value, b
     out += "null";
     return;
   }
-  // One scratch buffer per thread for the redacted text: no allocation per field.
-  thread_local std::string shown;
-  shown.clear();
-  append_redacted(shown, value);
+  // Text the redaction filter lets through is escaped straight from `value`; the rest is
+  // redacted into one scratch buffer per thread first (no allocation per field).
+  std::string_view shown = value;
+  if (redaction_enabled() && detail::may_hold_credential(value)) {
+    thread_local std::string redacted;
+    redacted.clear();
+    detail::append_redacted_scan(redacted, value);
+    shown = redacted;
+  }
   out += '"';
   const bool valid = append_json_escaped(out, shown);
   out += '"';

@@ -1,6 +1,7 @@
 // Text safety: JSON string escaping, terminal escaping, and redaction of credentials.
 #include <simdjson.h>
 
+#include <array>
 #include <cctype>
 #include <cstdint>
 
@@ -42,21 +43,24 @@ std::string json_escape(std::string_view s) {
 
 bool append_json_escaped(std::string& out, std::string_view s) {
   // Valid UTF-8 (simdjson's validator, SIMD) is copied as is but for the ASCII escapes; only
-  // invalid text goes byte by byte to find the bytes that become U+FFFD.
+  // invalid text stops at every non-ASCII byte to find the bytes that become U+FFFD. Runs that
+  // need nothing are found with one table look-up per byte and copied at once.
+  static constexpr auto kStop = [](bool stop_non_ascii) {
+    std::array<bool, 256> t{};
+    for (int c = 0; c < 256; ++c) t[static_cast<std::size_t>(c)] = c < 0x20 || c == 0x7F || c == '"' || c == '\\' || (stop_non_ascii && c >= 0x80);
+    return t;
+  };
+  static constexpr std::array<bool, 256> kStopValid = kStop(false);
+  static constexpr std::array<bool, 256> kStopInvalid = kStop(true);
   const bool valid = simdjson::validate_utf8(s.data(), s.size());
-  for (std::size_t i = 0; i < s.size();) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x80 && valid) {
-      std::size_t j = i + 1;
-      while (j < s.size()) {
-        const auto d = static_cast<unsigned char>(s[j]);
-        if ((d < 0x20 || d == 0x7F || d == '"' || d == '\\')) break;
-        ++j;
-      }
-      out.append(s, i, j - i);
-      i = j;
-      continue;
-    }
+  const std::array<bool, 256>& stop = valid ? kStopValid : kStopInvalid;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    std::size_t j = i;
+    while (j < s.size() && !stop[static_cast<unsigned char>(s[j])]) ++j;
+    out.append(s.data() + i, j - i);
+    if (j == s.size()) break;
+    const auto c = static_cast<unsigned char>(s[j]);
     if (c < 0x80) {
       switch (c) {
         case '"': out += "\\\""; break;
@@ -67,34 +71,20 @@ bool append_json_escaped(std::string& out, std::string_view s) {
         case '\b': out += "\\b"; break;
         case '\f': out += "\\f"; break;
         default:
-          if (c < 0x20 || c == 0x7F) {
-            out += "\\u00";
-            out += kHex[c >> 4];
-            out += kHex[c & 0xF];
-          } else {
-            // A run that needs no escape, copied at once (all of it, non-ASCII too, when the
-            // text is valid UTF-8).
-            std::size_t j = i + 1;
-            while (j < s.size()) {
-              const auto d = static_cast<unsigned char>(s[j]);
-              if (d < 0x20 || d == 0x7F || d == '"' || d == '\\' || (d >= 0x80 && !valid)) break;
-              ++j;
-            }
-            out.append(s, i, j - i);
-            i = j;
-            continue;
-          }
+          out += "\\u00";
+          out += kHex[c >> 4];
+          out += kHex[c & 0xF];
       }
-      ++i;
+      i = j + 1;
       continue;
     }
-    std::size_t n = utf8_len(s, i);
+    const std::size_t n = utf8_len(s, j);
     if (n == 0) {
       out += "\\ufffd";
-      ++i;
+      i = j + 1;
     } else {
-      out.append(s.substr(i, n));
-      i += n;
+      out.append(s.substr(j, n));
+      i = j + n;
     }
   }
   return valid;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <random>
 #include <string>
 
 #include "cli/read_limited.hpp"
@@ -12,6 +13,7 @@
 #include "mcptriage/classify.hpp"
 #include "mcptriage/http.hpp"
 #include "mcptriage/render.hpp"
+#include "render/redact_detail.hpp"
 
 using namespace mcptriage;
 
@@ -114,6 +116,40 @@ TEST_F(Redaction, EveryRendererRedacts) {
   const Record r = record_with("server said Bearer abc123", {"saw access_token=abc123"});
   EXPECT_EQ(render_jsonl(r).find("abc123"), std::string::npos);
   EXPECT_EQ(render_table({r}, false).find("abc123"), std::string::npos);
+}
+
+TEST_F(Redaction, FilterNeverHidesWhatTheScanWouldChange) {
+  // append_redacted() prints text as it is when may_hold_credential() says false: that must
+  // never skip a change the full scan would make. Random texts from the pieces the rules look
+  // for, in every case, glued by the bytes around them.
+  const std::vector<std::string_view> pieces = {
+      "Bearer",  "basic",   " ",         "  ",      ":",        "=",       "//",          "\"",     "@",
+      "token",   "TOKEN",   "access_",   "api",     "-",        "_",       "key",         "Key",     "cookie",
+      "Set-",    "proxy-",  "x-",        "auth",    "Authorization", "mcp-session-", "id", "ID", "password",
+      "passwd",  "secret",  "client_",   "session", "apikey",   "https",   "user",        "a",       "1",
+      ";",       "&",       "\\",      "\n",     "refresh_", "id_",     "{",           "}",       "x"};
+  std::mt19937 rng(20261130);
+  std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
+  std::uniform_int_distribution<int> length(1, 12);
+  std::size_t scanned_changes = 0;
+  for (int n = 0; n < 200000; ++n) {
+    std::string s;
+    for (int k = length(rng); k > 0; --k) s += pieces[pick(rng)];
+    std::string scanned;
+    detail::append_redacted_scan(scanned, s);
+    if (scanned != s) {
+      ++scanned_changes;
+      ASSERT_TRUE(detail::may_hold_credential(s)) << "filtered out: " << s << " -> " << scanned;
+    }
+    ASSERT_EQ(redact(s), scanned) << s;
+  }
+  EXPECT_GT(scanned_changes, 1000u);  // the texts do exercise the rules
+  // and the filter lets ordinary text through
+  EXPECT_FALSE(detail::may_hold_credential("1 content item: 404 with user to tool 767 that and session config"));
+  EXPECT_FALSE(detail::may_hold_credential("none: the exchange succeeded"));
+  EXPECT_FALSE(detail::may_hold_credential(R"({"rows":[{"id":264658,"name":"and test","ok":false}],"total":1})"));
+  EXPECT_TRUE(detail::may_hold_credential("x Bearer y"));
+  EXPECT_TRUE(detail::may_hold_credential(R"({"password" : "p"})"));
 }
 
 // --- JSON Lines: bytes that are not UTF-8 -----------------------------------------------

@@ -1,0 +1,19 @@
+// The two halves of append_redacted() (src/render/redact.cpp), apart for the unit tests that
+// check one against the other (tests/unit/security_test.cpp).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace mcptriage::detail {
+
+/// False only when no rule of append_redacted_scan() can match anywhere in `s`, so the text is
+/// printed as it is. True is a hint, not a finding: the scan decides. A filter over every byte
+/// printed (docs/performance.md); it must never say false where the scan would change `s`.
+bool may_hold_credential(std::string_view s);
+
+/// The redaction scan itself (the rules of redact(), docs/security.md), whatever
+/// set_redaction() says; appends to `out`.
+void append_redacted_scan(std::string& out, std::string_view s);
+
+}  // namespace mcptriage::detail
