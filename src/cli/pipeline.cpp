@@ -68,6 +68,13 @@ std::size_t count_newlines(std::string_view text) {
   return n;
 }
 
+/// The last line end in `text`, or npos. glibc's memrchr: std::string::rfind compares a byte at a
+/// time, and a block that ends inside a long line (a 500 KB tool output) is scanned back whole.
+std::size_t last_newline(std::string_view text) {
+  const void* hit = ::memrchr(text.data(), '\n', text.size());
+  return hit == nullptr ? std::string::npos : static_cast<std::size_t>(static_cast<const char*>(hit) - text.data());
+}
+
 /// Appends up to `want` bytes read from `fd` to `buf`. Returns false on a read error (`err` set);
 /// `eof` is set when the input ended.
 bool read_more(int fd, std::string& buf, std::size_t want, bool& eof, int& err) {
@@ -267,7 +274,7 @@ class Pipeline {
       if (buf.size() > limit) return fail(too_large_message(limit));
       if (!read_more(fd, buf, block, eof, err)) return fail(errno_text(err));
     }
-    const std::size_t head_end = buf.rfind('\n');
+    const std::size_t head_end = last_newline(buf);
     if (!is_json_lines(std::string_view(buf).substr(0, head_end == std::string::npos ? buf.size() : head_end + 1))) {
       // Not a log: the input is one document, read whole (up to --max-input) in blocks joined
       // once, never past the limit (src/cli/read_limited.hpp): a huge stream costs --max-input.
@@ -286,21 +293,24 @@ class Pipeline {
     auto flags = std::make_shared<const ContextFlags>(flags_for_(i));
     std::size_t lines_before = 0;
     for (;;) {
-      const std::size_t nl = eof ? std::string::npos : buf.rfind('\n');
+      const std::size_t nl = eof ? std::string::npos : last_newline(buf);
       if (eof || nl != std::string::npos) {
         auto u = std::make_unique<Unit>();
         u->kind = Unit::Kind::block;
         u->input = i;
         u->flags = flags;
         u->last_block = eof;
-        // Block buffers go round (give_back): fresh memory costs a page fault per page.
-        u->data = take_buffer();
-        if (eof) {
-          u->data.swap(buf);
-        } else {
-          u->data.assign(buf, 0, nl + 1);
-          buf.erase(0, nl + 1);
+        // The block keeps the buffer read into; only the cut line after its last line end is
+        // copied, into a buffer that went round (give_back: fresh memory costs a page fault per
+        // page), where the next read goes.
+        std::string next = take_buffer();
+        if (!eof) {
+          next.reserve(block + (buf.size() - nl - 1));
+          next.assign(buf, nl + 1);
+          buf.resize(nl + 1);
         }
+        u->data = std::move(buf);
+        buf = std::move(next);
         u->first_line = lines_before;
         lines_before += count_newlines(u->data);
         emit(std::move(u));
