@@ -67,9 +67,11 @@ struct LinesBlock {
   bool wrapped = false;        ///< some line wraps a message with HTTP facts (format "exchange-log")
 };
 /// `first_line` is the number of lines of the log before `lines`, so that line numbers in
-/// details and warnings count from the start of the log.
+/// details and warnings count from the start of the log. `padded`: the caller promises that 64
+/// allocated bytes (simdjson's SIMDJSON_PADDING, any content) follow `lines` in memory, so each
+/// line is parsed where it is instead of being copied first.
 std::expected<LinesBlock, CaptureError> read_lines_block(std::string_view lines, std::string_view name,
                                                          std::size_t first_index, const CaptureOptions& options = {},
-                                                         std::size_t first_line = 0);
+                                                         std::size_t first_line = 0, bool padded = false);
 
 }  // namespace mcptriage

@@ -174,7 +174,9 @@ class JsonLinesReader {
   bool self_contained() const { return self_contained_; }
   bool any_wrapped() const { return any_wrapped_; }
 
-  std::expected<std::vector<Exchange>, CaptureError> read(std::string_view text) {
+  /// `padded`: json::kPadding allocated bytes follow `text`, so lines are parsed in place.
+  std::expected<std::vector<Exchange>, CaptureError> read(std::string_view text, bool padded = false) {
+    padded_ = padded;
     std::size_t pos = 0;
     std::size_t line_no = first_line_;  // lines of the log before this text
     while (pos < text.size()) {
@@ -196,6 +198,7 @@ class JsonLinesReader {
   const CaptureOptions& options_;
   std::size_t first_index_ = 0;
   std::size_t first_line_ = 0;
+  bool padded_ = false;  ///< the text read has json::kPadding bytes after it (read())
   bool self_contained_ = true;
   // One parser per thread for lines and one for bodies, kept from one read to the next (a log
   // read in blocks makes a reader per block; docs/performance.md).
@@ -239,7 +242,7 @@ class JsonLinesReader {
 
   void handle_line(std::string_view line, std::size_t line_no) {
     element root;
-    if (auto err = json::parse(parser_, line).get(root); err != simdjson::SUCCESS) {
+    if (auto err = json::parse(parser_, line, padded_).get(root); err != simdjson::SUCCESS) {
       add_skip(line_no, "invalid_line",
                "line " + std::to_string(line_no) + " is not valid JSON (" + simdjson::error_message(err) + ")");
       return;
@@ -330,7 +333,7 @@ class JsonLinesReader {
       if (v.type() == element_type::NULL_VALUE) {
         it.no_body = true;
       } else if (v.get(s) == simdjson::SUCCESS) {
-        it.raw_body = std::string(s);
+        it.raw_body = json::padded_copy(s);  // parsed in place by the classifier
       } else {
         it.message = json_text(v);
         it.info = inspect_message(v);
@@ -751,9 +754,9 @@ std::expected<std::vector<Exchange>, CaptureError> read_json_lines(std::string_v
 
 std::expected<JsonLinesBlock, CaptureError> read_json_lines_block(std::string_view lines, std::string_view name,
                                                                   std::size_t first_index, const CaptureOptions& options,
-                                                                  std::size_t first_line) {
+                                                                  std::size_t first_line, bool padded) {
   JsonLinesReader reader(name, options, first_index, first_line);
-  auto exchanges = reader.read(lines);
+  auto exchanges = reader.read(lines, padded);
   if (!exchanges) return std::unexpected(std::move(exchanges.error()));
   return JsonLinesBlock{std::move(*exchanges), reader.self_contained(), reader.any_wrapped()};
 }

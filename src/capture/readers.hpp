@@ -70,6 +70,7 @@ std::expected<std::vector<Exchange>, CaptureError> read_json_lines(std::string_v
 
 /// Whole lines of a JSON Lines log read like read_json_lines, exchanges numbered from
 /// `first_index + 1` (block-wise reading, capture.hpp read_lines_block).
+/// `padded`: json::kPadding allocated bytes follow `lines` (read in place, no copy per line).
 struct JsonLinesBlock {
   std::vector<Exchange> exchanges;
   bool self_contained = true;  ///< no line waits for a later line when the text ends
@@ -77,7 +78,7 @@ struct JsonLinesBlock {
 };
 std::expected<JsonLinesBlock, CaptureError> read_json_lines_block(std::string_view lines, std::string_view name,
                                                                   std::size_t first_index, const CaptureOptions& options,
-                                                                  std::size_t first_line = 0);
+                                                                  std::size_t first_line = 0, bool padded = false);
 
 /// curl `-v` stderr, alone or with stdout appended (`2>&1`): the first line is a `* `, `> ` or
 /// `< ` line, curl's progress meter header, or a `Note:`/`Warning:` line followed by those.

@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "cli/read_limited.hpp"
+#include "json/dom.hpp"
 
 namespace mcptriage::cli {
 
@@ -267,6 +268,7 @@ class Pipeline {
     const std::size_t block = options_.block_size;
     const std::size_t limit = options_.capture.max_input;
     std::string buf;
+    buf.reserve(block + json::kPadding);  // room for simdjson's padding after the first block
     bool eof = false;
     int err = 0;
     // The head: at least one block, and whole lines.
@@ -305,7 +307,7 @@ class Pipeline {
         // page), where the next read goes.
         std::string next = take_buffer();
         if (!eof) {
-          next.reserve(block + (buf.size() - nl - 1));
+          next.reserve(block + (buf.size() - nl - 1) + json::kPadding);
           next.assign(buf, nl + 1);
           buf.resize(nl + 1);
         }
@@ -391,7 +393,10 @@ class Pipeline {
         break;
       }
       case Unit::Kind::block: {
-        auto block = read_lines_block(u.data, in.name, 0, options_.capture, u.first_line);
+        // Blocks are read with room for simdjson's padding after them (produce_stream), so
+        // lines are parsed in place; a block joined from carried ones may lack it.
+        const bool padded = u.data.capacity() - u.data.size() >= json::kPadding;
+        auto block = read_lines_block(u.data, in.name, 0, options_.capture, u.first_line, padded);
         if (!block) {
           u.error = std::move(block.error().message);
           break;

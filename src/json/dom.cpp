@@ -31,11 +31,22 @@ std::optional<bool> bool_member(element value, std::string_view key) {
   return b;
 }
 
-simdjson::simdjson_result<element> parse(simdjson::dom::parser& parser, std::string_view text) {
+simdjson::simdjson_result<element> parse(simdjson::dom::parser& parser, std::string_view text, bool padded) {
   if (parser.capacity() > kKeptParserCapacity && text.size() <= kKeptParserCapacity) {
     parser = simdjson::dom::parser();  // gives back the large buffers (and the padded copy)
   }
-  return parser.parse(text.data(), text.size());
+  return parser.parse(text.data(), text.size(), /*realloc_if_needed=*/!padded);
+}
+
+simdjson::simdjson_result<element> parse_string(simdjson::dom::parser& parser, const std::string& text) {
+  return parse(parser, std::string_view(text), text.capacity() - text.size() >= kPadding);
+}
+
+std::string padded_copy(std::string_view bytes) {
+  std::string out;
+  out.reserve(bytes.size() + kPadding);
+  out.assign(bytes);
+  return out;
 }
 
 std::uint64_t mix64(std::uint64_t x) {

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace mcptriage::json {
@@ -26,12 +27,26 @@ std::optional<bool> bool_member(simdjson::dom::element value, std::string_view k
 /// back before the next smaller document (json::parse).
 inline constexpr std::size_t kKeptParserCapacity = std::size_t{256} << 10;
 
+/// Bytes simdjson may read past the end of a document (SIMDJSON_PADDING): they must be
+/// allocated, whatever they hold (simdjson's dom::parser::parse, "REQUIRED: Buffer Padding").
+inline constexpr std::size_t kPadding = simdjson::SIMDJSON_PADDING;
+
 /// `parser.parse(text)`, for a parser reused across documents (one per thread): a simdjson
 /// parser keeps the buffers of the largest document it has parsed (about 15 bytes per byte),
 /// so after a document larger than kKeptParserCapacity it starts afresh before a smaller one,
-/// and memory stays bounded by what is being parsed now (docs/performance.md). Copies `text`
-/// into the parser's padded buffer; the result is valid until the parser parses again.
-simdjson::simdjson_result<simdjson::dom::element> parse(simdjson::dom::parser& parser, std::string_view text);
+/// and memory stays bounded by what is being parsed now (docs/performance.md). `padded`: the
+/// caller promises kPadding allocated bytes after `text`, and simdjson reads it in place;
+/// otherwise `text` is copied into the parser's padded buffer first. The result is valid until
+/// the parser parses again.
+simdjson::simdjson_result<simdjson::dom::element> parse(simdjson::dom::parser& parser, std::string_view text,
+                                                        bool padded = false);
+
+/// parse() of a string, in place when its capacity leaves kPadding bytes after it (as
+/// simdjson's own std::string overload does), else copied.
+simdjson::simdjson_result<simdjson::dom::element> parse_string(simdjson::dom::parser& parser, const std::string& text);
+
+/// A copy of `bytes` with room for kPadding more, so that parse() reads it in place.
+std::string padded_copy(std::string_view bytes);
 
 /// splitmix64's finaliser: spreads the bits of `x` over the whole word.
 std::uint64_t mix64(std::uint64_t x);

@@ -52,3 +52,40 @@ TEST(JsonParse, ALargeDocumentsBuffersAreGivenBack) {
 }
 
 }  // namespace
+
+TEST(JsonParse, InPlaceReadsOnlyTheTextWhateverFollowsIt) {
+  // Lines of a block are parsed where they are (padded): the bytes after a line are the next
+  // line, and must not be read as part of it.
+  const std::string block = std::string("123\n") + "{\"a\":tru\n" + "[1,2]456\n" + "\"s\"x\n" + "null" +
+                            std::string(json::kPadding, 'z');
+  auto line = [&](std::size_t from, std::size_t n) { return std::string_view(block).substr(from, n); };
+  simdjson::dom::parser parser;
+  simdjson::dom::element e;
+  std::int64_t n = 0;
+  ASSERT_EQ(json::parse(parser, line(0, 3), true).get(e), simdjson::SUCCESS);
+  ASSERT_EQ(e.get(n), simdjson::SUCCESS);
+  EXPECT_EQ(n, 123);
+  EXPECT_NE(json::parse(parser, line(4, 8), true).get(e), simdjson::SUCCESS) << "{\"a\":tru is cut, not true";
+  ASSERT_EQ(json::parse(parser, line(13, 5), true).get(e), simdjson::SUCCESS);
+  EXPECT_EQ(simdjson::to_string(e), "[1,2]");
+  std::string_view s;
+  ASSERT_EQ(json::parse(parser, line(22, 3), true).get(e), simdjson::SUCCESS);
+  ASSERT_EQ(e.get(s), simdjson::SUCCESS);
+  EXPECT_EQ(s, "s");
+  ASSERT_EQ(json::parse(parser, line(27, 4), true).get(e), simdjson::SUCCESS);
+  EXPECT_TRUE(e.is_null());
+}
+
+TEST(JsonParse, PaddedCopyIsReadInPlaceAndParsesAlike) {
+  const std::string text = R"({"jsonrpc":"2.0","id":7,"result":{"content":[]}})";
+  const std::string copy = json::padded_copy(text);
+  EXPECT_EQ(copy, text);
+  EXPECT_GE(copy.capacity() - copy.size(), json::kPadding);
+  simdjson::dom::parser a;
+  simdjson::dom::parser b;
+  simdjson::dom::element ea;
+  simdjson::dom::element eb;
+  ASSERT_EQ(json::parse_string(a, copy).get(ea), simdjson::SUCCESS);
+  ASSERT_EQ(json::parse(b, text).get(eb), simdjson::SUCCESS);
+  EXPECT_EQ(simdjson::to_string(ea), simdjson::to_string(eb));
+}
