@@ -43,15 +43,6 @@ std::optional<Outcome> parse_outcome(std::string_view name);
 /// The layer each outcome belongs to.
 Layer layer_of(Outcome o);
 
-/// A JSON-RPC id, compared by type and value (BASE §Requests: string or integer).
-struct JsonRpcId {
-  enum class Kind { integer, string, null, other } kind = Kind::null;
-  std::string text;  ///< integer: its decimal text; string: the unescaped string; other: raw JSON
-  bool operator==(const JsonRpcId&) const = default;
-  /// JSON text of the id: `1`, `"1"`, `null`.
-  std::string to_json() const;
-};
-
 /// Parses the text given to `--id`: a JSON integer or a JSON string (`'"1"'`).
 std::optional<JsonRpcId> parse_id_flag(std::string_view text);
 

@@ -15,6 +15,7 @@
 
 #include "json/dom.hpp"
 #include "capture/json_message.hpp"
+#include "classify/request_summary.hpp"
 #include "capture/readers.hpp"
 #include "mcptriage/http.hpp"
 #include "mcptriage/sse.hpp"
@@ -397,8 +398,10 @@ class JsonLinesReader {
       it.side = Side::server;
     } else if (it.request) {
       // Only the request was logged (a timeout, a dropped connection): an exchange with no reply.
+      // Its body is kept as text: the reader reads what was sent from it (handle_full).
       it.side = Side::full;
       it.request_only = true;
+      if (auto req = member(root, "request")) it.request = request_of(*req, /*as_text=*/true);
     }
     if (it.side == Side::client && !it.request) {
       Request r;
@@ -412,20 +415,27 @@ class JsonLinesReader {
 
   /// `request` as a JSON-RPC message object, a raw body string, or an HTTP request object
   /// `{method, url|path, headers, body}`.
-  Request request_of(element v) {
+  /// `as_text`: keep a body logged as a JSON value as its text; otherwise keep only what the
+  /// classifier reads of it (Request::summary), which spares printing it back to text and
+  /// parsing it again for every line (docs/performance.md).
+  Request request_of(element v, bool as_text = false) {
     Request r;
+    auto json_body = [&](element b) {
+      if (as_text) r.body = json_text(b);
+      else r.summary = summarize_request(b);
+    };
     std::string_view s;
     if (v.get(s) == simdjson::SUCCESS) {
       r.body = std::string(s);
       return r;
     }
     if (v.type() != element_type::OBJECT) {
-      if (v.type() == element_type::ARRAY) r.body = json_text(v);
+      if (v.type() == element_type::ARRAY) json_body(v);
       return r;
     }
     if (member(v, "jsonrpc") || (member(v, "method") && (member(v, "id") || member(v, "params")) &&
                                  !member(v, "headers") && !member(v, "url") && !member(v, "body"))) {
-      r.body = json_text(v);
+      json_body(v);
       return r;
     }
     r.method_line = string_member(v, "method").value_or("");
@@ -433,7 +443,7 @@ class JsonLinesReader {
     if (auto h = member(v, "headers")) r.headers = headers_of(*h);
     if (auto b = first_member(v, {"body", "message", "payload", "postData"})) {
       if (b->get(s) == simdjson::SUCCESS) r.body = std::string(s);
-      else if (b->type() != element_type::NULL_VALUE) r.body = json_text(*b);
+      else if (b->type() != element_type::NULL_VALUE) json_body(*b);
     }
     return r;
   }

@@ -6,10 +6,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <simdjson.h>
 #include <unordered_set>
 
+#include "classify/request_summary.hpp"
 #include "json/dom.hpp"
 #include "mcptriage/advice.hpp"
 #include "mcptriage/http.hpp"
@@ -46,19 +48,24 @@ bool icontains(std::string_view hay, std::string_view needle) {
 std::string clip(std::string_view s) {
   std::size_t cut = std::min(s.size(), kDetailTextMax);
   while (cut > 0 && cut < s.size() && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary
-  std::string out(cut + 3, '\0');
-  std::size_t n = 0;
-  for (char ch : s.substr(0, cut)) {
-    const bool space = ch == '\n' || ch == '\r' || ch == '\t' || ch == ' ';
-    if (space && n > 0 && out[n - 1] == ' ') continue;  // fold runs of white space
-    out[n++] = space ? ' ' : ch;
+  static constexpr std::array<bool, 256> kWhite = [] {
+    std::array<bool, 256> t{};
+    t['\n'] = t['\r'] = t['\t'] = t[' '] = true;
+    return t;
+  }();
+  auto white = [&](std::size_t i) { return kWhite[static_cast<unsigned char>(s[i])]; };
+  std::string out;
+  out.reserve(cut + 3);
+  for (std::size_t i = 0; i < cut;) {
+    std::size_t j = i;
+    while (j < cut && !white(j)) ++j;
+    out.append(s.data() + i, j - i);
+    if (j == cut) break;
+    out += ' ';  // a run of white space folds to one space
+    while (j < cut && white(j)) ++j;
+    i = j;
   }
-  if (cut < s.size()) {
-    out[n++] = '.';
-    out[n++] = '.';
-    out[n++] = '.';
-  }
-  out.resize(n);
+  if (cut < s.size()) out += "...";
   return out;
 }
 
@@ -159,9 +166,9 @@ struct Parsed {
   std::string detail;
 };
 
-Parsed parse_json(simdjson::dom::parser& parser, std::string_view text) {
+Parsed parse_json(simdjson::dom::parser& parser, std::string_view text, bool padded = false) {
   Parsed p;
-  auto err = json::parse(parser, text).get(p.root);
+  auto err = json::parse(parser, text, padded).get(p.root);
   if (!err) {
     p.ok = true;
     return p;
@@ -200,6 +207,12 @@ Parsed parse_json(simdjson::dom::parser& parser, std::string_view text) {
   return p;
 }
 
+/// parse_json() of a string, read in place when it has room for simdjson's padding (a body the
+/// JSON Lines reader copied with json::padded_copy).
+Parsed parse_json(simdjson::dom::parser& parser, const std::string& text) {
+  return parse_json(parser, std::string_view(text), text.capacity() - text.size() >= json::kPadding);
+}
+
 // ---------------------------------------------------------------------------------------
 // Request context
 
@@ -232,34 +245,27 @@ simdjson::dom::parser& rest_parser() {
   return parser;
 }
 
-/// Reads id/method/notification/version from a JSON-RPC request body; false when unusable.
-/// `along` (the captured request only) gets what the session analysis needs of it.
-bool read_request_body(std::string_view body, Context& ctx, MethodSource source, ReadAlong* along) {
-  simdjson::dom::parser& parser = request_parser();
-  element root;
-  if (json::parse(parser, body).get(root)) return false;
-  if (is_array(root)) {
+/// Applies what was read of a request body to the context; false when it is not a JSON-RPC
+/// message. `along` (the captured request only) gets what the session analysis needs of it.
+bool apply_request(const RequestSummary& s, Context& ctx, MethodSource source, ReadAlong* along) {
+  if (s.shape == RequestSummary::Shape::array) {
     ctx.batch_request = true;
     ctx.kind_known = false;
     return true;
   }
-  if (!is_object(root)) return false;
+  if (s.shape != RequestSummary::Shape::object) return false;
   if (along) {
     along->request_message = true;
-    auto method = string_field(root, "method");
-    auto id = field(root, "id");
-    if (id) along->request_id = json_text(*id);
-    if (method) along->request_method = std::string(*method);
-    along->request_notification = !method || !id;
-    if (auto params = field(root, "params")) {
-      along->params_hash = json::canonical_hash(*params, /*skip_meta=*/true);
-      if (method == std::optional<std::string_view>("tools/call")) {
-        along->tool_name = std::string(string_field(*params, "name").value_or(""));
-      }
+    if (s.id) along->request_id = s.id_json;
+    if (s.method) along->request_method = *s.method;
+    along->request_notification = !s.method || !s.id;
+    if (s.has_params) {
+      along->params_hash = s.params_hash;
+      along->tool_name = s.tool_name;
     }
   }
-  if (auto m = string_field(root, "method")) {
-    ctx.method = std::string(*m);
+  if (s.method) {
+    ctx.method = *s.method;
     ctx.method_source = source;
   } else {
     // A JSON-RPC response sent by the client (answering a server request, 2025-*).
@@ -267,22 +273,27 @@ bool read_request_body(std::string_view body, Context& ctx, MethodSource source,
     ctx.notification = true;
     return true;
   }
-  if (auto idv = field(root, "id")) {
-    ctx.id = id_of(*idv);
+  if (s.id) {
+    ctx.id = *s.id;
     ctx.notification = false;
   } else {
     ctx.notification = true;
   }
   ctx.kind_known = true;
-  if (auto params = field(root, "params")) {
-    if (auto meta = field(*params, "_meta")) {
-      if (auto v = string_field(*meta, "io.modelcontextprotocol/protocolVersion")) {
-        ctx.version = std::string(*v);
-        ctx.version_source = "request";
-      }
-    }
+  if (s.protocol_version) {
+    ctx.version = *s.protocol_version;
+    ctx.version_source = "request";
   }
   return true;
+}
+
+/// Reads id/method/notification/version from a JSON-RPC request body given as text; false when
+/// unusable.
+bool read_request_body(std::string_view body, Context& ctx, MethodSource source, ReadAlong* along) {
+  simdjson::dom::parser& parser = request_parser();
+  element root;
+  if (json::parse(parser, body).get(root)) return false;
+  return apply_request(summarize_request(root), ctx, source, along);
 }
 
 Context build_context(const Exchange& ex, const ContextFlags& flags, std::vector<std::string>& warnings,
@@ -295,7 +306,10 @@ Context build_context(const Exchange& ex, const ContextFlags& flags, std::vector
       ctx.version = std::string(*v);
       ctx.version_source = "request";
     }
-    if (ex.request->body && !ex.request->body->empty()) {
+    if (ex.request->summary) {
+      from_capture = apply_request(*ex.request->summary, ctx, MethodSource::request, along);
+      if (!from_capture) warnings.push_back("the captured request body is not a JSON-RPC message");
+    } else if (ex.request->body && !ex.request->body->empty()) {
       from_capture = read_request_body(*ex.request->body, ctx, MethodSource::request, along);
       if (!from_capture) warnings.push_back("the captured request body is not a JSON-RPC message");
     }
@@ -537,7 +551,7 @@ class Classifier {
     bool wellformed_error = false;
     if (json_media && r.body_state == BodyState::complete && !r.body.empty()) {
       element root;
-      if (!json::parse(parser_, r.body).get(root) && is_object(root)) {
+      if (!json::parse_string(parser_, r.body).get(root) && is_object(root)) {
         auto err = field(root, "error");
         std::int64_t code_value = 0;
         if (err && is_object(*err) && string_field(root, "jsonrpc") == std::optional<std::string_view>("2.0") &&
@@ -1360,6 +1374,33 @@ std::vector<Classification> classify(const Exchange& exchange, const ContextFlag
   if (along) *along = ReadAlong{};
   Classifier classifier(exchange, flags, now_unix_seconds, along);
   return classifier.run();
+}
+
+
+RequestSummary summarize_request(element body) {
+  RequestSummary s;
+  if (is_array(body)) {
+    s.shape = RequestSummary::Shape::array;
+    return s;
+  }
+  if (!is_object(body)) return s;
+  s.shape = RequestSummary::Shape::object;
+  if (auto method = string_field(body, "method")) s.method = std::string(*method);
+  if (auto id = field(body, "id")) {
+    s.id = id_of(*id);
+    s.id_json = json_text(*id);
+  }
+  if (auto params = field(body, "params")) {
+    s.has_params = true;
+    s.params_hash = json::canonical_hash(*params, /*skip_meta=*/true);
+    if (s.method == std::optional<std::string>("tools/call")) {
+      s.tool_name = std::string(string_field(*params, "name").value_or(""));
+    }
+    if (auto meta = field(*params, "_meta")) {
+      if (auto v = string_field(*meta, "io.modelcontextprotocol/protocolVersion")) s.protocol_version = std::string(*v);
+    }
+  }
+  return s;
 }
 
 }  // namespace mcptriage

@@ -1,8 +1,11 @@
 // Unit tests for the layered classifier: the contract's eleven reference cases and the rules
 // behind each outcome, on Exchanges built in memory (no capture parsing involved).
 #include <gtest/gtest.h>
+#include <simdjson.h>
 
+#include "classify/request_summary.hpp"
 #include "mcptriage/classify.hpp"
+#include "mcptriage/render.hpp"
 
 using namespace mcptriage;
 
@@ -149,7 +152,7 @@ TEST(ClassifyRules, Session404IsHttpErrorNotFoundWithoutRequestHeaders) {
 
 TEST(ClassifyRules, Session404WithSessionHeaderIsSessionExpired) {
   Exchange ex = json_reply(404, "", "");
-  ex.request = Request{"POST", "/mcp", {{"Mcp-Session-Id", "abc"}}, std::nullopt};
+  ex.request = Request{"POST", "/mcp", {{"Mcp-Session-Id", "abc"}}, std::nullopt, std::nullopt};
   auto c = one(ex, call());
   EXPECT_EQ(c.outcome, Outcome::HTTP_ERROR);
   EXPECT_EQ(c.reason, "session_expired");
@@ -369,4 +372,52 @@ TEST(ClassifyNames, RoundTrip) {
   EXPECT_EQ(parse_id_flag("1")->kind, JsonRpcId::Kind::integer);
   EXPECT_EQ(parse_id_flag("\"1\"")->kind, JsonRpcId::Kind::string);
   EXPECT_FALSE(parse_id_flag("abc").has_value());
+}
+
+// --- a request read already (RequestSummary) reads as the same body given as text ---
+
+TEST(ClassifyRequestSummary, SameClassificationAndSessionFactsAsTheText) {
+  const std::vector<std::string> bodies = {
+      R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"a":1}}})",
+      R"({"jsonrpc":"2.0","id":"x-1","method":"tools/call","params":{"name":"echo","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}})",
+      R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
+      R"({"jsonrpc":"2.0","id":1,"result":{}})",
+      R"({"jsonrpc":"2.0","id":1.5,"method":"ping"})",
+      R"({"jsonrpc":"2.0","id":null,"method":"ping","params":[1,2]})",
+      R"({"id":1,"id":2,"method":"tools/list","method":"ping"})",
+      R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}])",
+      R"("just a string")",
+      R"(42)",
+      R"({"jsonrpc":"2.0","id":1,"method":7})",
+  };
+  const std::vector<std::string> replies = {kSuccess, R"({"jsonrpc":"2.0","id":2,"result":{}})", ""};
+  simdjson::dom::parser parser;
+  for (const std::string& body : bodies) {
+    simdjson::dom::element root;
+    ASSERT_EQ(parser.parse(body).get(root), simdjson::SUCCESS) << body;
+    const RequestSummary summary = summarize_request(root);
+    for (const std::string& reply : replies) {
+      Exchange as_text = json_reply(reply.empty() ? 202 : 200, reply, reply.empty() ? "" : "application/json");
+      as_text.request = Request{};
+      as_text.request->body = body;
+      Exchange as_summary = as_text;
+      as_summary.request->body.reset();
+      as_summary.request->summary = summary;
+      ReadAlong along_text;
+      ReadAlong along_summary;
+      const auto a = classify(as_text, {}, 0, &along_text);
+      const auto b = classify(as_summary, {}, 0, &along_summary);
+      ASSERT_EQ(a.size(), b.size()) << body;
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        EXPECT_EQ(render_jsonl(Record{"t#1", "curl-i", a[i]}), render_jsonl(Record{"t#1", "curl-i", b[i]}))
+            << body << " / " << reply;
+      }
+      EXPECT_EQ(along_text.request_message, along_summary.request_message) << body;
+      EXPECT_EQ(along_text.request_id, along_summary.request_id) << body;
+      EXPECT_EQ(along_text.request_method, along_summary.request_method) << body;
+      EXPECT_EQ(along_text.request_notification, along_summary.request_notification) << body;
+      EXPECT_EQ(along_text.params_hash, along_summary.params_hash) << body;
+      EXPECT_EQ(along_text.tool_name, along_summary.tool_name) << body;
+    }
+  }
 }

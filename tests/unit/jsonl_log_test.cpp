@@ -103,7 +103,18 @@ TEST(JsonLinesIssueShape, OneLinePerExchangeWithRawBodyAndRequest) {
   ASSERT_EQ(exs.size(), 3u);
   EXPECT_EQ(exs[0].format, "exchange-log");
   ASSERT_TRUE(exs[0].request);
-  EXPECT_NE(exs[0].request->body->find("\"id\":7"), std::string::npos);
+  // A request logged as a JSON value is kept as what the classifier reads of it, not as text.
+  EXPECT_FALSE(exs[0].request->body);
+  ASSERT_TRUE(exs[0].request->summary);
+  const mcptriage::RequestSummary& sent = *exs[0].request->summary;
+  EXPECT_EQ(sent.shape, mcptriage::RequestSummary::Shape::object);
+  EXPECT_EQ(sent.method, "tools/call");
+  ASSERT_TRUE(sent.id);
+  EXPECT_EQ(sent.id->kind, mcptriage::JsonRpcId::Kind::integer);
+  EXPECT_EQ(sent.id->text, "7");
+  EXPECT_EQ(sent.id_json, "7");
+  EXPECT_EQ(sent.tool_name, "x");
+  EXPECT_TRUE(sent.has_params);
   EXPECT_EQ(exs[0].response.status, 200);
   EXPECT_TRUE(exs[0].response.body.starts_with("event: message\ndata: "));
   EXPECT_EQ(find_header(exs[0].response.headers, "content-type").value_or(""), "text/event-stream");
