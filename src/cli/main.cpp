@@ -401,8 +401,13 @@ int main(int argc, char** argv) {
                            std::move(results[k]), facts});
       // JSON Lines: the record's text but its source and format, rendered here on the worker.
       if (format == "jsonl") {
+        // Rendered into a buffer kept per thread, then copied at its size: one allocation per
+        // record instead of one per doubling.
+        thread_local std::string tail;
         Record& rec = out.back();
-        append_jsonl_tail(rec.jsonl_tail, rec);
+        tail.clear();
+        append_jsonl_tail(tail, rec);
+        rec.jsonl_tail.assign(tail);
       }
     }
   };

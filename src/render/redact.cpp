@@ -198,35 +198,35 @@ std::string redact(std::string_view s) {
 
 namespace detail {
 
+bool credential_trigger(std::string_view s, std::size_t i) {
+  switch (s[i]) {
+    case ' ':
+      return (i >= 5 && lower(s[i - 1]) == 'c' && lower_at(s, i - 5, "basic")) ||
+             (i >= 6 && lower(s[i - 1]) == 'r' && lower_at(s, i - 6, "bearer"));
+    case ':': {
+      if (i + 2 < s.size() && s[i + 1] == '/' && s[i + 2] == '/') return true;
+      if (credential_suffix(s, i)) return true;
+      std::size_t k = i;
+      while (k > 0 && s[k - 1] == ' ') --k;
+      return k > 0 && s[k - 1] == '"' && credential_suffix(s, k - 1, true);
+    }
+    case '=': return credential_suffix(s, i);
+    default: return false;
+  }
+}
+
 bool may_hold_credential(std::string_view s) {
   // Every rule of the scan needs one of three bytes after the word it matches: ' ' after
   // `bearer`/`basic`, ':' after a header name, a JSON member name and its quote, or before
   // `//`, '=' after a parameter name. One table look-up per byte; the names are checked
-  // backwards from those bytes only.
+  // backwards from those bytes only (credential_trigger).
   static constexpr std::array<bool, 256> kTrigger = [] {
     std::array<bool, 256> t{};
     t[' '] = t[':'] = t['='] = true;
     return t;
   }();
   for (std::size_t i = 0; i < s.size(); ++i) {
-    if (!kTrigger[static_cast<unsigned char>(s[i])]) continue;
-    switch (s[i]) {
-      case ' ':
-        if (i >= 5 && lower(s[i - 1]) == 'c' && lower_at(s, i - 5, "basic")) return true;
-        if (i >= 6 && lower(s[i - 1]) == 'r' && lower_at(s, i - 6, "bearer")) return true;
-        break;
-      case ':': {
-        if (i + 2 < s.size() && s[i + 1] == '/' && s[i + 2] == '/') return true;
-        if (credential_suffix(s, i)) return true;
-        std::size_t k = i;
-        while (k > 0 && s[k - 1] == ' ') --k;
-        if (k > 0 && s[k - 1] == '"' && credential_suffix(s, k - 1, true)) return true;
-        break;
-      }
-      default:  // '='
-        if (credential_suffix(s, i)) return true;
-        break;
-    }
+    if (kTrigger[static_cast<unsigned char>(s[i])] && credential_trigger(s, i)) return true;
   }
   return false;
 }

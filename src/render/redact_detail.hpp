@@ -12,6 +12,10 @@ namespace mcptriage::detail {
 /// printed (docs/performance.md); it must never say false where the scan would change `s`.
 bool may_hold_credential(std::string_view s);
 
+/// True when the byte at `s[i]` (a ' ', ':' or '=') may end the name of a credential rule of
+/// the scan: may_hold_credential() is this over every such byte of `s`.
+bool credential_trigger(std::string_view s, std::size_t i);
+
 /// The redaction scan itself (the rules of redact(), docs/security.md), whatever
 /// set_redaction() says; appends to `out`.
 void append_redacted_scan(std::string& out, std::string_view s);

@@ -35,6 +35,73 @@ std::string base64(std::string_view bytes) {
   return out;
 }
 
+/// The common case of a printed string in one pass: valid UTF-8 in which no redaction rule can
+/// fire, appended JSON-escaped to `out` (as append_redacted, then append_json_escaped, would).
+/// Returns false, with `out` as it was, when the text needs the general path: it is not UTF-8
+/// (U+FFFD and a `_bytes` sibling), or it may hold a credential (detail::credential_trigger).
+bool append_plain_escaped(std::string& out, std::string_view s) {
+  enum : unsigned char { kPlain, kEscape, kTrigger, kNonAscii };
+  static constexpr auto kClasses = [](bool utf8_checked) {
+    std::array<unsigned char, 256> t{};
+    for (int c = 0; c < 256; ++c) {
+      auto& k = t[static_cast<std::size_t>(c)];
+      if (c >= 0x80) k = utf8_checked ? kPlain : kNonAscii;
+      else if (c < 0x20 || c == 0x7F || c == '"' || c == '\\') k = kEscape;
+      else if (c == ' ' || c == ':' || c == '=') k = kTrigger;
+    }
+    return t;
+  };
+  static constexpr std::array<unsigned char, 256> kAscii = kClasses(false);
+  static constexpr std::array<unsigned char, 256> kUtf8 = kClasses(true);
+  static constexpr char kHex[] = "0123456789abcdef";
+  const std::array<unsigned char, 256>* cls = &kAscii;
+  const bool redacting = redaction_enabled();
+  const std::size_t start = out.size();
+  const std::size_t n = s.size();
+  std::size_t run = 0;
+  std::size_t i = 0;
+  for (;;) {
+    while (i < n && (*cls)[static_cast<unsigned char>(s[i])] == kPlain) ++i;
+    if (i == n) break;
+    const auto c = static_cast<unsigned char>(s[i]);
+    switch ((*cls)[c]) {
+      case kTrigger:
+        if (redacting && detail::credential_trigger(s, i)) {
+          out.resize(start);
+          return false;
+        }
+        ++i;
+        continue;
+      case kNonAscii:
+        // The first non-ASCII byte: the whole text is checked once (simdjson, SIMD).
+        if (!is_valid_utf8(s)) {
+          out.resize(start);
+          return false;
+        }
+        cls = &kUtf8;
+        continue;
+      default: break;
+    }
+    out.append(s.data() + run, i - run);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      default:
+        out += "\\u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 0xF];
+    }
+    run = ++i;
+  }
+  out.append(s.data() + run, n - run);
+  return true;
+}
+
 /// Appends `"key":"value"` for a string field (redacted, RFC 8259 escaped); `null` for an empty
 /// value when `null_if_empty`. A value that is not UTF-8 is shown with U+FFFD and followed by a
 /// sibling `"key_bytes":"<base64 of the raw bytes>"` (docs/output.md, lossless bytes).
@@ -46,6 +113,11 @@ void append_kv(std::string& out, std::string_view key, std::string_view value, b
     out += "null";
     return;
   }
+  out += '"';
+  if (append_plain_escaped(out, value)) {
+    out += '"';
+    return;
+  }
   // Text the redaction filter lets through is escaped straight from `value`; the rest is
   // redacted into one scratch buffer per thread first (no allocation per field).
   std::string_view shown = value;
@@ -55,7 +127,6 @@ void append_kv(std::string& out, std::string_view key, std::string_view value, b
     detail::append_redacted_scan(redacted, value);
     shown = redacted;
   }
-  out += '"';
   const bool valid = append_json_escaped(out, shown);
   out += '"';
   if (!valid) {
@@ -184,8 +255,13 @@ void append_jsonl_tail(std::string& out, const Record& r) {
   bool any_bytes = false;
   put("\"warnings\":[");
   for (std::size_t i = 0; i < c.warnings.size(); ++i) {
-    const std::string shown = redact(c.warnings[i]);
     put(i ? ",\"" : "\"");
+    if (append_plain_escaped(out, c.warnings[i])) {
+      put("\"");
+      bytes += i ? ",null" : "null";
+      continue;
+    }
+    const std::string shown = redact(c.warnings[i]);
     const bool valid = append_json_escaped(out, shown);
     put("\"");
     any_bytes = any_bytes || !valid;

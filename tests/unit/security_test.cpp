@@ -152,6 +152,30 @@ TEST_F(Redaction, FilterNeverHidesWhatTheScanWouldChange) {
   EXPECT_TRUE(detail::may_hold_credential(R"({"password" : "p"})"));
 }
 
+TEST_F(Redaction, RenderedFieldsMatchRedactThenEscape) {
+  // The renderer prints most strings in one pass (ASCII or valid UTF-8, nothing to redact);
+  // whatever path a text takes, the field must read json_escape(redact(text)).
+  const std::vector<std::string_view> pieces = {
+      "Bearer ", "token=", "password", "\": \"", "://", "u:p@", "Cookie: ", "a", " ",  ":", "=",
+      "\"",     "\\",   "\n",      "\t",      "\x01", "\x7f", "caf\xc3\xa9", "\xe2\x80\xa6",
+      "\xff",   "\xc3",  "mcp-session-id: ", "0123456789abcdef", "x", "1"};
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
+  std::uniform_int_distribution<int> length(0, 10);
+  for (int n = 0; n < 20000; ++n) {
+    std::string text;
+    for (int k = length(rng); k > 0; --k) text += pieces[pick(rng)];
+    const std::string shown = redact(text);
+    std::string expected = "\"detail\":\"" + json_escape(shown) + "\"";
+    if (!is_valid_utf8(shown)) expected += ",\"detail_bytes\":";
+    const std::string line = render_jsonl(record_with(text));
+    ASSERT_NE(line.find(expected), std::string::npos) << "text: " << text << "\nexpected: " << expected << "\nline: " << line;
+    const Record warned = record_with("d", {text});
+    const std::string wline = render_jsonl(warned);
+    ASSERT_NE(wline.find("\"warnings\":[\"" + json_escape(shown) + "\"]"), std::string::npos) << text << "\n" << wline;
+  }
+}
+
 // --- JSON Lines: bytes that are not UTF-8 -----------------------------------------------
 
 TEST(JsonBytes, InvalidUtf8FieldGetsBase64Sibling) {
