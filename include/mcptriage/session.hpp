@@ -157,8 +157,8 @@ class SessionTracker {
   /// A tools/call TOOL_SUCCESS whose structuredContent does not match the tool's outputSchema
   /// (from an earlier tools/list in the capture) is rewritten in place to INVALID_TOOL_RESULT,
   /// reason `structured_content_schema_mismatch`, with the pointer of the fault.
-  SessionAnnotation add(const SessionFacts& facts, std::vector<Classification*> records,
-                        const std::vector<std::string>& sources);
+  SessionAnnotation add(const SessionFacts& facts, const std::vector<Classification*>& records,
+                        const std::vector<std::string_view>& sources);
 
   SessionSummary summary() const;
 

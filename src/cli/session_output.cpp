@@ -34,23 +34,24 @@ void SessionOutput::begin_batch(std::size_t input, std::string_view name, std::v
   }
   InputState& st = *current_;
   annotations_.clear();
+  cursor_ = 0;
   // The records of one entry (a batch reply gives several) are consecutive and share their facts.
   for (std::size_t i = 0; i < records.size();) {
     const SessionFacts* facts = records[i].facts.get();
     std::size_t j = i + 1;
     while (j < records.size() && facts != nullptr && records[j].facts.get() == facts) ++j;
     if (facts != nullptr) {
-      std::vector<Classification*> cs;
-      std::vector<std::string> sources;
+      entry_records_.clear();
+      entry_sources_.clear();
       if (!facts->skipped) {
         for (std::size_t k = i; k < j; ++k) {
-          cs.push_back(&records[k].c);
-          sources.push_back(records[k].source);
+          entry_records_.push_back(&records[k].c);
+          entry_sources_.push_back(records[k].source);
         }
       } else {
-        sources.push_back(records[i].source);
+        entry_sources_.push_back(records[i].source);
       }
-      SessionAnnotation a = st.tracker.add(*facts, std::move(cs), sources);
+      SessionAnnotation a = st.tracker.add(*facts, entry_records_, entry_sources_);
       ++st.entries;
       if (jsonl_) {
         // JSON Lines writes skipped entries, replays and findings where they occur.
@@ -62,7 +63,7 @@ void SessionOutput::begin_batch(std::size_t input, std::string_view name, std::v
         if (st.notable.size() < SessionTracker::kMaxListed) st.notable.emplace_back(records[i].source, a);
         else ++st.notable_omitted;
       }
-      annotations_[facts] = std::move(a);
+      annotations_.emplace_back(facts, std::move(a));
     }
     st.format = records[i].format;
     i = j;
@@ -100,13 +101,30 @@ void SessionOutput::write_jsonl(const Record& rec, std::string_view text, std::s
     out += '\n';
     return;
   }
-  auto it = annotations_.find(rec.facts.get());
-  emit(text, it != annotations_.end() ? &it->second : nullptr, out);
+  emit(text, annotation(rec.facts.get()), out);
+}
+
+const SessionAnnotation* SessionOutput::annotation(const SessionFacts* facts) const {
+  if (facts == nullptr) return nullptr;
+  // Records come in the order of the entries: from the cursor on first, then from the start.
+  for (std::size_t k = cursor_; k < annotations_.size(); ++k) {
+    if (annotations_[k].first == facts) {
+      cursor_ = k;
+      return &annotations_[k].second;
+    }
+  }
+  for (std::size_t k = 0; k < cursor_ && k < annotations_.size(); ++k) {
+    if (annotations_[k].first == facts) {
+      cursor_ = k;
+      return &annotations_[k].second;
+    }
+  }
+  return nullptr;
 }
 
 bool SessionOutput::rewritten(const Record& rec) const {
-  auto it = annotations_.find(rec.facts.get());
-  return it != annotations_.end() && it->second.schema_checked;
+  const SessionAnnotation* a = annotation(rec.facts.get());
+  return a != nullptr && a->schema_checked;
 }
 
 void SessionOutput::end_input(std::string& out) {
@@ -133,6 +151,7 @@ void SessionOutput::end_input(std::string& out) {
   }
   current_.reset();
   annotations_.clear();
+  cursor_ = 0;
 }
 
 void SessionOutput::finish(std::string& out) { end_input(out); }

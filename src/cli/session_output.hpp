@@ -83,7 +83,14 @@ class SessionOutput {
   bool jsonl_;
   long long now_;
   std::optional<InputState> current_;
-  std::unordered_map<const SessionFacts*, SessionAnnotation> annotations_;  ///< this batch's entries
+  /// This batch's entries in order, with the facts their records share; looked up from a cursor,
+  /// as the records are written in order (annotation()).
+  std::vector<std::pair<const SessionFacts*, SessionAnnotation>> annotations_;
+  mutable std::size_t cursor_ = 0;
+  std::vector<Classification*> entry_records_;  ///< reused for each entry (begin_batch)
+  std::vector<std::string_view> entry_sources_;
+  /// The annotation of the entry whose facts are `facts`, or null.
+  const SessionAnnotation* annotation(const SessionFacts* facts) const;
   std::string table_;
 };
 

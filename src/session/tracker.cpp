@@ -213,8 +213,8 @@ SessionTracker::~SessionTracker() = default;
 SessionTracker::SessionTracker(SessionTracker&&) noexcept = default;
 SessionTracker& SessionTracker::operator=(SessionTracker&&) noexcept = default;
 
-SessionAnnotation SessionTracker::add(const SessionFacts& f, std::vector<Classification*> records,
-                                      const std::vector<std::string>& sources) {
+SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<Classification*>& records,
+                                      const std::vector<std::string_view>& sources) {
   State& s = *state_;
   SessionSummary& sum = s.summary;
   SessionAnnotation a;
@@ -442,7 +442,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, std::vector<Classif
     ++sum.records;
     ++s.outcomes[static_cast<std::size_t>(c.outcome)];
     if (!sum.first_failure && is_failure(c.outcome)) {
-      sum.first_failure = SessionSummary::Failure{k < sources.size() ? sources[k] : source, a.post_index,
+      sum.first_failure = SessionSummary::Failure{std::string(k < sources.size() ? sources[k] : std::string_view(source)), a.post_index,
                                                   c.method.empty() ? method : c.method, c.outcome, c.reason,
                                                   c.http_status};
     }
@@ -518,12 +518,13 @@ SessionAnalysis analyze_session(const std::vector<Exchange>& exchanges,
     if (!exchanges[i].skipped) classify(exchanges[i], ContextFlags{}, now_unix_seconds, &along);
     const SessionFacts facts = extract_session_facts(exchanges[i], recs, along);
     std::vector<Classification*> ptrs;
-    std::vector<std::string> sources;
+    std::vector<std::string> names;
     for (std::size_t k = 0; k < recs.size(); ++k) {
       ptrs.push_back(&recs[k]);
-      sources.push_back(recs.size() > 1 ? fmt::format("{}[{}]", exchanges[i].source, k) : exchanges[i].source);
+      names.push_back(recs.size() > 1 ? fmt::format("{}[{}]", exchanges[i].source, k) : exchanges[i].source);
     }
-    out.entries.push_back(tracker.add(facts, std::move(ptrs), sources));
+    const std::vector<std::string_view> sources(names.begin(), names.end());
+    out.entries.push_back(tracker.add(facts, ptrs, sources));
   }
   out.summary = tracker.summary();
   return out;
