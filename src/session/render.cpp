@@ -47,7 +47,14 @@ void append_session_member(std::string& out, const SessionAnnotation& a) {
   char* p = buf;
   for (std::size_t i = 0; i < a.http_statuses.size() && i < SessionTracker::kMaxStatuses; ++i) {
     if (i) *p++ = ',';
-    p = std::to_chars(p, buf + sizeof buf, a.http_statuses[i]).ptr;
+    const int status = a.http_statuses[i];
+    if (status >= 100 && status <= 999) {  // a status code: three digits (RFC 9110 §15)
+      *p++ = static_cast<char>('0' + status / 100);
+      *p++ = static_cast<char>('0' + status / 10 % 10);
+      *p++ = static_cast<char>('0' + status % 10);
+    } else {
+      p = std::to_chars(p, buf + sizeof buf, status).ptr;
+    }
   }
   out.append(buf, p);
   out += "],\"http_statuses_omitted\":";
