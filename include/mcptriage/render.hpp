@@ -60,6 +60,16 @@ TableRow table_row(const Record& r);
 /// render_table over rows made by table_row().
 std::string render_table(const std::vector<TableRow>& rows, bool color);
 
+/// Display width (columns) of each table column: the widest cell so far.
+using TableWidths = std::array<std::size_t, TableRow::kColumns>;
+/// The widths of the header's cells: where a table starts.
+TableWidths table_header_widths();
+/// The table in pages, so that output of any length is printed in bounded memory: widens
+/// `widths` with `rows`, then renders them (after the header when `header`). A later page's
+/// columns may sit further right than an earlier one's; given every row at once, this is
+/// render_table().
+std::string render_table_page(const std::vector<TableRow>& rows, bool color, TableWidths& widths, bool header);
+
 /// RFC 8259 string escaping (without the quotes); invalid UTF-8 bytes become U+FFFD.
 std::string json_escape(std::string_view s);
 

@@ -352,7 +352,12 @@ int main(int argc, char** argv) {
     return !in.path.empty() && body_files.count(fs::path(in.path).lexically_normal().string()) > 0;
   });
 
-  std::vector<TableRow> table_rows;  // the table's rows, kept until the column widths are known
+  // The table's rows, printed a page at a time (bounded memory on logs of any size): columns are
+  // as wide as the widest cell so far (docs/output.md).
+  constexpr std::size_t kTablePageRows = 4096;
+  std::vector<TableRow> table_rows;
+  TableWidths table_widths = table_header_widths();
+  bool table_started = false;
   std::vector<CaseResult> results_for_reports;
   std::vector<InputFailure> input_failures;
   const bool want_reports = !opt.report_junit.empty() || !opt.report_tap.empty();
@@ -474,12 +479,23 @@ int main(int argc, char** argv) {
         result.record = rec;
         results_for_reports.push_back(std::move(result));
       }
-      if (format == "table") table_rows.push_back(table_row(rec));
+      if (format == "table") {
+        table_rows.push_back(table_row(rec));
+        if (table_rows.size() >= kTablePageRows) {
+          out_buffer += render_table_page(table_rows, color, table_widths, !table_started);
+          table_started = true;
+          table_rows.clear();
+          flush();
+        }
+      }
     }
   });
   if (progress_shown) std::cerr << "\r\x1b[K" << std::flush;
   sessions.finish(out_buffer);
-  if (format == "table") out_buffer = render_table(table_rows, color) + sessions.table_lines();
+  if (format == "table") {
+    if (!table_rows.empty() || !table_started) out_buffer += render_table_page(table_rows, color, table_widths, !table_started);
+    out_buffer += sessions.table_lines();
+  }
   flush();
   std::fflush(stdout);
   if ((global_expect || !manifest_inputs.empty()) && records == 0 && exit_code == kOk) {

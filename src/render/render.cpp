@@ -296,31 +296,52 @@ std::string render_table(const std::vector<Record>& records, bool color) {
   return render_table(rows, color);
 }
 
+namespace {
+const std::array<std::string, TableRow::kColumns> kTableHead{"SOURCE", "HTTP", "ID", "OUTCOME", "LAYER", "REASON", "RETRY"};
+}  // namespace
+
+TableWidths table_header_widths() {
+  TableWidths w{};
+  for (std::size_t k = 0; k < TableRow::kColumns; ++k) w[k] = width(kTableHead[k]);
+  return w;
+}
+
 std::string render_table(const std::vector<TableRow>& rows, bool color) {
+  TableWidths w = table_header_widths();
+  return render_table_page(rows, color, w, true);
+}
+
+std::string render_table_page(const std::vector<TableRow>& rows, bool color, TableWidths& w, bool header) {
   constexpr std::size_t kCols = TableRow::kColumns;
-  const std::array<std::string, kCols> head{"SOURCE", "HTTP", "ID", "OUTCOME", "LAYER", "REASON", "RETRY"};
-  std::array<std::size_t, kCols> w{};
-  for (std::size_t k = 0; k < kCols; ++k) w[k] = width(head[k]);
   for (const auto& row : rows) {
     for (std::size_t k = 0; k < kCols; ++k) w[k] = std::max(w[k], width(row.cells[k]));
   }
+  std::string out;
   auto line = [&](const std::array<std::string, kCols>& cells, std::optional<Outcome> outcome) {
-    std::string out;
     for (std::size_t k = 0; k < kCols; ++k) {
-      const bool last = k + 1 == kCols;
       const std::string& cell = cells[k];
-      std::string pad = last ? "" : std::string(w[k] - width(cell) + 2, ' ');
-      if (color && outcome && k == 3) out += fmt::format("{}{}\x1b[0m{}", color_of(*outcome), cell, pad);
-      else out += cell + pad;
+      if (color && outcome && k == 3) {
+        out += color_of(*outcome);
+        out += cell;
+        out += "\x1b[0m";
+      } else {
+        out += cell;
+      }
+      if (k + 1 < kCols) out.append(w[k] - width(cell) + 2, ' ');
     }
     out += '\n';
-    return out;
   };
-  std::string out = line(head, std::nullopt);
+  if (header) line(kTableHead, std::nullopt);
   for (const TableRow& row : rows) {
-    out += line(row.cells, row.outcome);
-    out += "  " + row.detail + "\n";
-    if (!row.retry.empty()) out += "  retry: " + row.retry + "\n";
+    line(row.cells, row.outcome);
+    out += "  ";
+    out += row.detail;
+    out += '\n';
+    if (!row.retry.empty()) {
+      out += "  retry: ";
+      out += row.retry;
+      out += '\n';
+    }
   }
   return out;
 }
