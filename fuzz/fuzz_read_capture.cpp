@@ -48,15 +48,23 @@ bool same(const std::expected<std::vector<mcptriage::Exchange>, mcptriage::Captu
 
 /// The CLI reads big JSON Lines logs block by block (read_lines_block); split at a line end in
 /// the middle, the blocks must give what one read_capture gives when the first block is
-/// self-contained (capture.hpp).
+/// self-contained, or when it was read up to its last quiet line (`consumed`) and the rest is
+/// read with the second block (capture.hpp).
 void check_blockwise(std::string_view bytes,
                      const std::expected<std::vector<mcptriage::Exchange>, mcptriage::CaptureError>& whole) {
   if (!whole || !mcptriage::is_json_lines(bytes)) return;
   const std::size_t cut = bytes.find('\n', bytes.size() / 2);
   if (cut == std::string_view::npos || cut + 1 >= bytes.size()) return;
-  auto first = mcptriage::read_lines_block(bytes.substr(0, cut + 1), "fuzz", 0, {});
-  if (!first || !first->self_contained) return;
-  auto second = mcptriage::read_lines_block(bytes.substr(cut + 1), "fuzz", first->exchanges.size(), {});
+  auto first = mcptriage::read_lines_block(bytes.substr(0, cut + 1), "fuzz", 0, {}, 0, false, /*more_follows=*/true);
+  if (!first) return;
+  std::size_t rest = cut + 1;
+  if (first->consumed > 0) {
+    if (first->consumed > cut + 1) fuzzcheck::fail("read_lines_block consumed more than it was given");
+    rest = first->consumed;
+  } else if (!first->self_contained) {
+    return;
+  }
+  auto second = mcptriage::read_lines_block(bytes.substr(rest), "fuzz", first->exchanges.size(), {});
   if (!second) return;
   std::vector<mcptriage::Exchange> parts = std::move(first->exchanges);
   for (auto& ex : second->exchanges) parts.push_back(std::move(ex));

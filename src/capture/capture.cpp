@@ -275,14 +275,19 @@ bool is_json_lines(std::string_view head) {
 
 std::expected<LinesBlock, CaptureError> read_lines_block(std::string_view lines, std::string_view name,
                                                          std::size_t first_index, const CaptureOptions& options,
-                                                         std::size_t first_line, bool padded) {
-  if (starts_with_bytes(lines, "\xef\xbb\xbf")) lines.remove_prefix(3);
+                                                         std::size_t first_line, bool padded, bool more_follows) {
+  std::size_t bom = 0;
+  if (starts_with_bytes(lines, "\xef\xbb\xbf")) {
+    lines.remove_prefix(3);
+    bom = 3;
+  }
   if (std::all_of(lines.begin(), lines.end(), is_space)) return LinesBlock{};
   try {
-    auto block = capture::read_json_lines_block(lines, name, first_index, options, first_line, padded);
+    auto block = capture::read_json_lines_block(lines, name, first_index, options, first_line, padded, more_follows);
     if (!block) return std::unexpected(std::move(block.error()));
     limit_bodies(block->exchanges, options.max_body);
-    return LinesBlock{std::move(block->exchanges), block->self_contained, block->wrapped};
+    return LinesBlock{std::move(block->exchanges), block->self_contained, block->wrapped,
+                      block->consumed > 0 ? block->consumed + bom : 0, block->consumed_lines};
   } catch (const std::bad_alloc&) {
     return std::unexpected(CaptureError{"out of memory while reading the capture"});
   } catch (const std::exception& e) {

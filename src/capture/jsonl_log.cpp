@@ -174,21 +174,53 @@ class JsonLinesReader {
   /// end this way gives what one read gives (read_json_lines_block, docs/performance.md).
   bool self_contained() const { return self_contained_; }
   bool any_wrapped() const { return any_wrapped_; }
+  /// After read(text, ..., more_follows): the bytes of `text` read into exchanges when the read
+  /// stopped early (its lines: consumed_lines()), or 0 when it read everything.
+  std::size_t consumed() const { return consumed_; }
+  std::size_t consumed_lines() const { return consumed_lines_; }
 
   /// `padded`: json::kPadding allocated bytes follow `text`, so lines are parsed in place.
-  std::expected<std::vector<Exchange>, CaptureError> read(std::string_view text, bool padded = false) {
+  /// `more_follows`: the log goes on after `text`; when its end leaves lines waiting for later
+  /// ones, the read stops at the last line after which nothing waited (consumed()), and the
+  /// lines after it are left to be read again with what follows.
+  std::expected<std::vector<Exchange>, CaptureError> read(std::string_view text, bool padded = false,
+                                                          bool more_follows = false) {
     padded_ = padded;
     std::size_t pos = 0;
     std::size_t line_no = first_line_;  // lines of the log before this text
+    // The last point where no line waited for a later one: the end of a line, its number, and
+    // the entries read up to there.
+    std::size_t quiet_pos = 0;
+    std::size_t quiet_line = first_line_;
+    std::size_t quiet_entries = 0;
     while (pos < text.size()) {
       const std::size_t lf = text.find('\n', pos);
       std::string_view line = text.substr(pos, lf == npos ? npos : lf - pos);
       pos = lf == npos ? text.size() : lf + 1;
       ++line_no;
-      if (is_blank(line)) continue;
-      handle_line(trim_line(line), line_no);
+      if (!is_blank(line)) handle_line(trim_line(line), line_no);
+      if (waiting()) continue;
+      quiet_pos = pos;
+      quiet_line = line_no;
+      quiet_entries = pending_.size();
     }
-    self_contained_ = open_.empty() && stream_.empty() && server_request_.empty();
+    self_contained_ = !waiting();
+    if (!self_contained_ && more_follows && quiet_entries > 0) {
+      // Keep what was final at the quiet point; the later lines (and what waits among them) are
+      // read again with the next text. No entry before that point is touched by a later line:
+      // nothing was open there.
+      pending_.resize(quiet_entries);
+      open_.clear();
+      open_requests_.clear();
+      open_others_.clear();
+      open_by_id_.clear();
+      server_request_.clear();
+      stream_.clear();
+      stream_events_ = 0;
+      consumed_ = quiet_pos;
+      consumed_lines_ = quiet_line - first_line_;
+      self_contained_ = true;
+    }
     finish();
     if (pending_.empty()) return std::unexpected(CaptureError{"JSON Lines: no line holds a JSON object"});
     return to_exchanges();
@@ -201,6 +233,11 @@ class JsonLinesReader {
   std::size_t first_line_ = 0;
   bool padded_ = false;  ///< the text read has json::kPadding bytes after it (read())
   bool self_contained_ = true;
+  std::size_t consumed_ = 0;
+  std::size_t consumed_lines_ = 0;
+  /// Some line waits for a later one: a request for its reply, events for their response, a
+  /// server request for the client's response.
+  bool waiting() const { return !open_.empty() || !stream_.empty() || !server_request_.empty(); }
   // One parser per thread for lines and one for bodies, kept from one read to the next (a log
   // read in blocks makes a reader per block; docs/performance.md).
   static simdjson::dom::parser& thread_parser(int which) {
@@ -764,11 +801,13 @@ std::expected<std::vector<Exchange>, CaptureError> read_json_lines(std::string_v
 
 std::expected<JsonLinesBlock, CaptureError> read_json_lines_block(std::string_view lines, std::string_view name,
                                                                   std::size_t first_index, const CaptureOptions& options,
-                                                                  std::size_t first_line, bool padded) {
+                                                                  std::size_t first_line, bool padded,
+                                                                  bool more_follows) {
   JsonLinesReader reader(name, options, first_index, first_line);
-  auto exchanges = reader.read(lines, padded);
+  auto exchanges = reader.read(lines, padded, more_follows);
   if (!exchanges) return std::unexpected(std::move(exchanges.error()));
-  return JsonLinesBlock{std::move(*exchanges), reader.self_contained(), reader.any_wrapped()};
+  return JsonLinesBlock{std::move(*exchanges), reader.self_contained(), reader.any_wrapped(), reader.consumed(),
+                        reader.consumed_lines()};
 }
 
 }  // namespace mcptriage::capture

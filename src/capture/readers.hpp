@@ -71,14 +71,19 @@ std::expected<std::vector<Exchange>, CaptureError> read_json_lines(std::string_v
 /// Whole lines of a JSON Lines log read like read_json_lines, exchanges numbered from
 /// `first_index + 1` (block-wise reading, capture.hpp read_lines_block).
 /// `padded`: json::kPadding allocated bytes follow `lines` (read in place, no copy per line).
+/// `more_follows`: the log goes on after `lines`; a text whose end leaves lines waiting is read
+/// up to its last line after which nothing waited (`consumed`), when there is one.
 struct JsonLinesBlock {
   std::vector<Exchange> exchanges;
-  bool self_contained = true;  ///< no line waits for a later line when the text ends
+  bool self_contained = true;  ///< no line waits for a later line when the text ends (or at `consumed`)
   bool wrapped = false;        ///< some line wraps a message with HTTP facts ("exchange-log")
+  std::size_t consumed = 0;        ///< with `more_follows`: bytes read into `exchanges`, 0 for all
+  std::size_t consumed_lines = 0;  ///< the lines among them
 };
 std::expected<JsonLinesBlock, CaptureError> read_json_lines_block(std::string_view lines, std::string_view name,
                                                                   std::size_t first_index, const CaptureOptions& options,
-                                                                  std::size_t first_line = 0, bool padded = false);
+                                                                  std::size_t first_line = 0, bool padded = false,
+                                                                  bool more_follows = false);
 
 /// curl `-v` stderr, alone or with stdout appended (`2>&1`): the first line is a `* `, `> ` or
 /// `< ` line, curl's progress meter header, or a `Note:`/`Warning:` line followed by those.

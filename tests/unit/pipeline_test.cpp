@@ -140,6 +140,53 @@ TEST(Pipeline, MessageStreamWithRepliesAcrossBlocksIsPairedAsInOneRead) {
   }
 }
 
+TEST(Pipeline, PingPongStreamCutBetweenPairsIsPairedAsInOneRead) {
+  // Each reply right after its request, notifications and server messages between, some
+  // requests never answered: many blocks end between a request and its reply, and only the
+  // lines after the last complete pair are read again (LinesBlock::consumed), more than a
+  // block's 1,024 lines too.
+  std::string text;
+  for (int i = 1; i <= 3000; ++i) {
+    text += fmt::format(R"({{"jsonrpc":"2.0","id":{},"method":"ping"}})", i) + "\n";
+    if (i % 11 == 0) text += R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}})" "\n";
+    if (i % 97 != 0) text += fmt::format(R"({{"jsonrpc":"2.0","id":{},"result":{{}}}})", i) + "\n";
+  }
+  TempDir dir;
+  const std::string path = dir.write("pings.jsonl", text);
+  auto whole = read_capture(text, path);
+  ASSERT_TRUE(whole.has_value());
+  const std::string expected = summary(classify_all(*whole));
+  ASSERT_NE(expected.find("#3000 "), std::string::npos);
+  for (std::size_t block : {std::size_t{97}, std::size_t{4096}, std::size_t{1} << 20}) {
+    for (unsigned jobs : {1u, 2u}) {
+      EXPECT_EQ(run({{path, path}}, jobs, block), expected) << "block " << block << ", jobs " << jobs;
+    }
+  }
+}
+
+TEST(Pipeline, ABlockCutAfterARequestIsReadUpToTheLastCompletePair) {
+  const std::string pair1 = R"({"jsonrpc":"2.0","id":1,"method":"ping"})" "\n" R"({"jsonrpc":"2.0","id":1,"result":{}})" "\n";
+  const std::string note = R"({"jsonrpc":"2.0","method":"notifications/progress"})" "\n";
+  const std::string open2 = R"({"jsonrpc":"2.0","id":2,"method":"ping"})" "\n";
+  const std::string text = pair1 + note + open2 + note;
+  auto cut = read_lines_block(text, "s", 0, {}, 10, false, /*more_follows=*/true);
+  ASSERT_TRUE(cut.has_value());
+  EXPECT_EQ(cut->consumed, pair1.size() + note.size()) << "up to the line after which nothing waited";
+  EXPECT_EQ(cut->consumed_lines, 3u);
+  ASSERT_EQ(cut->exchanges.size(), 2u) << "the pair, and the notification (skipped)";
+  EXPECT_TRUE(cut->exchanges[1].skipped);
+  // The end of a log (nothing follows): request 2 is read as never answered.
+  auto last = read_lines_block(text, "s", 0, {}, 10, false, /*more_follows=*/false);
+  ASSERT_TRUE(last.has_value());
+  EXPECT_EQ(last->consumed, 0u);
+  EXPECT_EQ(last->exchanges.size(), 4u);
+  // Nothing complete before the open request: nothing to give out yet.
+  auto none = read_lines_block(open2 + note, "s", 0, {}, 0, false, /*more_follows=*/true);
+  ASSERT_TRUE(none.has_value());
+  EXPECT_EQ(none->consumed, 0u);
+  EXPECT_FALSE(none->self_contained);
+}
+
 TEST(Pipeline, ManyFilesKeepTheirOrderWithAnyJobs) {
   TempDir dir;
   std::vector<PipelineInput> inputs;
