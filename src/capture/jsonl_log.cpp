@@ -3,6 +3,7 @@
 // framing), paired by id. Shapes accepted: docs/formats.md "JSON Lines".
 #include <simdjson.h>
 
+#include <array>
 #include <cstddef>
 #include <deque>
 #include <map>
@@ -48,6 +49,55 @@ std::optional<element> first_member(element e, std::initializer_list<std::string
   }
   return std::nullopt;
 }
+
+/// The members of one JSON object, read once for the thirty-odd names the reader looks up on
+/// every line (status, headers, body and their aliases): a scan of a few names and views
+/// instead of a walk of the document per name. The first member of a name wins, as with
+/// json::member; not an object: no members.
+class Members {
+ public:
+  Members() = default;
+  explicit Members(element e) {
+    if (e.type() != element_type::OBJECT) return;
+    object_ = e;
+    for (auto [key, value] : simdjson::dom::object(e)) {
+      if (n_ == kMax) {
+        overflow_ = true;  // the rest is looked up in the document
+        break;
+      }
+      keys_[n_] = key;
+      values_[n_] = value;
+      ++n_;
+    }
+  }
+  std::optional<element> get(std::string_view key) const {
+    for (std::size_t i = 0; i < n_; ++i) {
+      if (keys_[i] == key) return values_[i];
+    }
+    if (overflow_) return member(*object_, key);
+    return std::nullopt;
+  }
+  /// The first of `keys` present.
+  std::optional<element> first(std::initializer_list<std::string_view> keys) const {
+    for (auto k : keys) {
+      if (auto v = get(k)) return v;
+    }
+    return std::nullopt;
+  }
+  std::optional<std::string_view> string(std::string_view key) const {
+    std::string_view s;
+    if (auto v = get(key); v && v->get(s) == simdjson::SUCCESS) return s;
+    return std::nullopt;
+  }
+
+ private:
+  static constexpr std::size_t kMax = 16;
+  std::array<std::string_view, kMax> keys_{};
+  std::array<element, kMax> values_{};
+  std::size_t n_ = 0;
+  bool overflow_ = false;
+  std::optional<element> object_;
+};
 
 std::optional<int> status_of(element v) {
   std::int64_t i = 0;
@@ -306,7 +356,8 @@ class JsonLinesReader {
   Item read_item(element root, std::string_view line, std::size_t line_no) {
     Item it;
     it.line = line_no;
-    if (root.type() == element_type::ARRAY || member(root, "jsonrpc")) {
+    const Members m(root);
+    if (root.type() == element_type::ARRAY || m.get("jsonrpc")) {
       // A bare JSON-RPC message (or batch): the stdio framing.
       it.message = std::string(line);
       it.info = inspect_message(root);
@@ -323,21 +374,23 @@ class JsonLinesReader {
       return it;
     }
     it.wrapped = true;
-    auto http = member(root, "http");
+    auto http = m.get("http");
     if (http && http->type() != element_type::OBJECT) http.reset();
-    auto response = member(root, "response");
+    auto response = m.get("response");
     if (response && response->type() != element_type::OBJECT) response.reset();
+    const Members mh = http ? Members(*http) : Members();
+    const Members mr = response ? Members(*response) : Members();
     std::optional<Side> dir;
     for (std::string_view key : {"dir", "direction", "event_type", "type", "kind"}) {
-      if (auto d = string_member(root, key)) {
+      if (auto d = m.string(key)) {
         if ((dir = side_word(*d))) break;
       }
     }
     // Status and response headers.
-    const std::optional<element> status_holders[] = {std::optional<element>(root), http, response};
-    for (const auto& holder : status_holders) {
+    const Members* const status_holders[] = {&m, http ? &mh : nullptr, response ? &mr : nullptr};
+    for (const Members* holder : status_holders) {
       if (!holder) continue;
-      if (auto s = first_member(*holder, {"status", "status_code", "statusCode", "http_status", "httpStatus"})) {
+      if (auto s = holder->first({"status", "status_code", "statusCode", "http_status", "httpStatus"})) {
         if (auto st = status_of(*s)) {
           it.status = st;
           break;
@@ -346,17 +399,17 @@ class JsonLinesReader {
     }
     const bool client_line = dir == Side::client;
     std::optional<element> resp_headers;
-    if (response) resp_headers = first_member(*response, {"headers", "response_headers"});
-    if (!resp_headers && !client_line) resp_headers = first_member(root, {"response_headers", "headers"});
-    if (!resp_headers && !client_line && http) resp_headers = first_member(*http, {"response_headers", "headers"});
+    if (response) resp_headers = mr.first({"headers", "response_headers"});
+    if (!resp_headers && !client_line) resp_headers = m.first({"response_headers", "headers"});
+    if (!resp_headers && !client_line && http) resp_headers = mh.first({"response_headers", "headers"});
     if (resp_headers) it.headers = headers_of(*resp_headers);
     // Where the response's media type may be: the nested response, the line, its `http` object
     // (a client line's own fields describe its request, so only a nested response counts there).
-    const std::optional<element> ct_holders[] = {response, client_line ? std::nullopt : std::optional<element>(root),
-                                                 client_line ? std::nullopt : http};
-    for (const auto& holder : ct_holders) {
+    const Members* const ct_holders[] = {response ? &mr : nullptr, client_line ? nullptr : &m,
+                                         client_line || !http ? nullptr : &mh};
+    for (const Members* holder : ct_holders) {
       if (!holder) continue;
-      if (auto ct = first_member(*holder, {"content_type", "contentType", "mime_type", "mimeType", "media_type"})) {
+      if (auto ct = holder->first({"content_type", "contentType", "mime_type", "mimeType", "media_type"})) {
         std::string_view s;
         if (ct->get(s) == simdjson::SUCCESS) it.content_type = std::string(s);
         if (!it.content_type.empty() || ct->type() == element_type::NULL_VALUE) break;
@@ -379,34 +432,33 @@ class JsonLinesReader {
     };
     bool have_payload = false;
     // A client line's own payload is its request (read below), not a reply.
-    const std::optional<element> payload_holders[] = {response,
-                                                      client_line ? std::nullopt : std::optional<element>(root)};
-    for (const auto& holder : payload_holders) {
+    const Members* const payload_holders[] = {response ? &mr : nullptr, client_line ? nullptr : &m};
+    for (const Members* holder : payload_holders) {
       if (!holder) continue;
-      if (auto v = first_member(*holder, {"message", "msg", "payload", "body", "response_body", "text"})) {
+      if (auto v = holder->first({"message", "msg", "payload", "body", "response_body", "text"})) {
         take_payload(*v);
         have_payload = true;
         break;
       }
     }
-    if (auto sse = member(root, "sse"); sse && sse->type() == element_type::OBJECT) {
+    if (auto sse = m.get("sse"); sse && sse->type() == element_type::OBJECT) {
       it.sse = true;
       it.sse_event = string_member(*sse, "event").value_or("");
       it.sse_id = string_member(*sse, "id").value_or("");
     }
     if (http::media_type(it.content_type) == "text/event-stream" && it.message) it.sse = true;
     // The request.
-    if (auto req = member(root, "request")) {
+    if (auto req = m.get("request")) {
       it.request = request_of(*req);
     } else if (client_line) {
       Request r;
       if (http) {
         r.method_line = string_member(*http, "method").value_or("");
         r.target = string_member(*http, "path").value_or(string_member(*http, "url").value_or(""));
-        if (auto h = first_member(*http, {"headers", "request_headers"})) r.headers = headers_of(*h);
+        if (auto h = mh.first({"headers", "request_headers"})) r.headers = headers_of(*h);
       }
-      if (auto h = first_member(root, {"headers", "request_headers"})) r.headers = headers_of(*h);
-      if (auto v = first_member(root, {"message", "msg", "payload", "body"})) {
+      if (auto h = m.first({"headers", "request_headers"})) r.headers = headers_of(*h);
+      if (auto v = m.first({"message", "msg", "payload", "body"})) {
         std::string_view s;
         if (v->get(s) == simdjson::SUCCESS) {
           r.body = std::string(s);
@@ -438,7 +490,7 @@ class JsonLinesReader {
       // Its body is kept as text: the reader reads what was sent from it (handle_full).
       it.side = Side::full;
       it.request_only = true;
-      if (auto req = member(root, "request")) it.request = request_of(*req, /*as_text=*/true);
+      if (auto req = m.get("request")) it.request = request_of(*req, /*as_text=*/true);
     }
     if (it.side == Side::client && !it.request) {
       Request r;
