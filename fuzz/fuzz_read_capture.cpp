@@ -48,8 +48,8 @@ bool same(const std::expected<std::vector<mcptriage::Exchange>, mcptriage::Captu
 
 /// The CLI reads big JSON Lines logs block by block (read_lines_block); split at a line end in
 /// the middle, the blocks must give what one read_capture gives when the first block is
-/// self-contained, or when it was read up to its last quiet line (`consumed`) and the rest is
-/// read with the second block (capture.hpp).
+/// self-contained, or when it was read up to its first waiting exchange (`consumed`) and the
+/// rest is read with the second block, the replies already read skipped (capture.hpp).
 void check_blockwise(std::string_view bytes,
                      const std::expected<std::vector<mcptriage::Exchange>, mcptriage::CaptureError>& whole) {
   if (!whole || !mcptriage::is_json_lines(bytes)) return;
@@ -64,7 +64,8 @@ void check_blockwise(std::string_view bytes,
   } else if (!first->self_contained) {
     return;
   }
-  auto second = mcptriage::read_lines_block(bytes.substr(rest), "fuzz", first->exchanges.size(), {});
+  auto second = mcptriage::read_lines_block(bytes.substr(rest), "fuzz", first->exchanges.size(), {},
+                                            first->consumed_lines, false, false, first->carry_skip);
   if (!second) return;
   std::vector<mcptriage::Exchange> parts = std::move(first->exchanges);
   for (auto& ex : second->exchanges) parts.push_back(std::move(ex));

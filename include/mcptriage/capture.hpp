@@ -5,6 +5,7 @@
 #include <expected>
 #include <optional>
 #include <string>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -65,21 +66,27 @@ struct LinesBlock {
   std::vector<Exchange> exchanges;
   bool self_contained = true;  ///< no line waits for a later line (a request for its reply, events for their response)
   bool wrapped = false;        ///< some line wraps a message with HTTP facts (format "exchange-log")
-  /// With `more_follows`, when the block's end leaves lines waiting: the bytes of `lines` (from
-  /// its start) read into `exchanges`, ending after the last line after which nothing waited;
-  /// the rest is to be read again with the lines that follow. 0: every line was read.
+  /// With `more_follows`, when the block's end leaves lines waiting: where the lines to read
+  /// again with the lines that follow start in `lines` (`exchanges` are those before the first
+  /// exchange still waiting, or before the last point where nothing waited). 0: every line was
+  /// read.
   std::size_t consumed = 0;
-  std::size_t consumed_lines = 0;  ///< the lines of `lines` in those bytes
+  std::size_t consumed_lines = 0;  ///< the lines of `lines` before that point
+  /// Line numbers among the lines to read again that are read as blank: replies already read
+  /// into `exchanges`. Pass them as `skip_lines` to the read of those lines.
+  std::vector<std::size_t> carry_skip;
 };
 /// `first_line` is the number of lines of the log before `lines`, so that line numbers in
 /// details and warnings count from the start of the log. `padded`: the caller promises that 64
 /// allocated bytes (simdjson's SIMDJSON_PADDING, any content) follow `lines` in memory, so each
 /// line is parsed where it is instead of being copied first. `more_follows`: the log goes on
 /// after `lines` (see LinesBlock::consumed), so a block cut between a request and its reply
-/// gives back only its cut end, not the whole block, to read again.
+/// gives back only its cut end, not the whole block, to read again. `skip_lines`: line numbers
+/// (counted as in `first_line`, sorted) read as blank: a LinesBlock::carry_skip.
 std::expected<LinesBlock, CaptureError> read_lines_block(std::string_view lines, std::string_view name,
                                                          std::size_t first_index, const CaptureOptions& options = {},
                                                          std::size_t first_line = 0, bool padded = false,
-                                                         bool more_follows = false);
+                                                         bool more_follows = false,
+                                                         std::span<const std::size_t> skip_lines = {});
 
 }  // namespace mcptriage

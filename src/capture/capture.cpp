@@ -275,7 +275,8 @@ bool is_json_lines(std::string_view head) {
 
 std::expected<LinesBlock, CaptureError> read_lines_block(std::string_view lines, std::string_view name,
                                                          std::size_t first_index, const CaptureOptions& options,
-                                                         std::size_t first_line, bool padded, bool more_follows) {
+                                                         std::size_t first_line, bool padded, bool more_follows,
+                                                         std::span<const std::size_t> skip_lines) {
   std::size_t bom = 0;
   if (starts_with_bytes(lines, "\xef\xbb\xbf")) {
     lines.remove_prefix(3);
@@ -283,11 +284,13 @@ std::expected<LinesBlock, CaptureError> read_lines_block(std::string_view lines,
   }
   if (std::all_of(lines.begin(), lines.end(), is_space)) return LinesBlock{};
   try {
-    auto block = capture::read_json_lines_block(lines, name, first_index, options, first_line, padded, more_follows);
+    auto block = capture::read_json_lines_block(lines, name, first_index, options, first_line, padded, more_follows,
+                                                skip_lines);
     if (!block) return std::unexpected(std::move(block.error()));
     limit_bodies(block->exchanges, options.max_body);
     return LinesBlock{std::move(block->exchanges), block->self_contained, block->wrapped,
-                      block->consumed > 0 ? block->consumed + bom : 0, block->consumed_lines};
+                      block->consumed > 0 ? block->consumed + bom : 0, block->consumed_lines,
+                      std::move(block->carry_skip)};
   } catch (const std::bad_alloc&) {
     return std::unexpected(CaptureError{"out of memory while reading the capture"});
   } catch (const std::exception& e) {

@@ -3,12 +3,14 @@
 // framing), paired by id. Shapes accepted: docs/formats.md "JSON Lines".
 #include <simdjson.h>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <deque>
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -41,6 +43,10 @@ std::string_view trim_line(std::string_view s) {
 }
 
 using json::member;
+
+/// How many lines a request waits for its reply before it is given up as never answered
+/// (JsonLinesReader::expire; docs/formats.md, "Pairing window").
+constexpr std::size_t kPairWindowLines = 4096;
 
 /// The first of `keys` present in `e`.
 std::optional<element> first_member(element e, std::initializer_list<std::string_view> keys) {
@@ -199,6 +205,8 @@ struct Item {
 /// One exchange being assembled.
 struct Pending {
   std::size_t first_line = 0;
+  std::size_t closed_line = 0;  ///< the line of the reply that answered it when it was open, else 0
+  bool stream_attached = false;  ///< SSE events from earlier lines were joined to its reply
   std::optional<Skip> skip;
   std::optional<Request> request;
   MessageInfo sent;          ///< what the request was
@@ -224,41 +232,51 @@ class JsonLinesReader {
   /// end this way gives what one read gives (read_json_lines_block, docs/performance.md).
   bool self_contained() const { return self_contained_; }
   bool any_wrapped() const { return any_wrapped_; }
-  /// After read(text, ..., more_follows): the bytes of `text` read into exchanges when the read
-  /// stopped early (its lines: consumed_lines()), or 0 when it read everything.
+  /// After read(text, ..., more_follows): where the lines to read again start in `text` when
+  /// the read gave out only some exchanges (the lines before it: consumed_lines()), or 0 when
+  /// it read everything; and the line numbers among those to read as blank (carry_skip()).
   std::size_t consumed() const { return consumed_; }
   std::size_t consumed_lines() const { return consumed_lines_; }
+  std::vector<std::size_t> carry_skip() const { return carry_skip_; }
 
   /// `padded`: json::kPadding allocated bytes follow `text`, so lines are parsed in place.
   /// `more_follows`: the log goes on after `text`; when its end leaves lines waiting for later
-  /// ones, the read stops at the last line after which nothing waited (consumed()), and the
-  /// lines after it are left to be read again with what follows.
+  /// ones, the read gives out only the exchanges before the first that waits (consumed()), and
+  /// the lines from there on but those already answered (carry_skip()) are left to be read
+  /// again with what follows. `skip_lines`: line numbers read as blank (sorted; the replies of
+  /// exchanges given out by an earlier read).
   std::expected<std::vector<Exchange>, CaptureError> read(std::string_view text, bool padded = false,
-                                                          bool more_follows = false) {
+                                                          bool more_follows = false,
+                                                          std::span<const std::size_t> skip_lines = {}) {
     padded_ = padded;
     std::size_t pos = 0;
     std::size_t line_no = first_line_;  // lines of the log before this text
-    // The last point where no line waited for a later one: the end of a line, its number, and
-    // the entries read up to there.
-    std::size_t quiet_pos = 0;
+    std::size_t next_skip = 0;
+    std::vector<std::size_t> line_starts;  // byte offset of each line of `text`
+    // The last point where no line waited for a later one: its line and the entries up to it.
     std::size_t quiet_line = first_line_;
     std::size_t quiet_entries = 0;
     while (pos < text.size()) {
       const std::size_t lf = text.find('\n', pos);
       std::string_view line = text.substr(pos, lf == npos ? npos : lf - pos);
+      line_starts.push_back(pos);
       pos = lf == npos ? text.size() : lf + 1;
       ++line_no;
-      if (!is_blank(line)) handle_line(trim_line(line), line_no);
+      while (next_skip < skip_lines.size() && skip_lines[next_skip] < line_no) ++next_skip;
+      const bool skipped = next_skip < skip_lines.size() && skip_lines[next_skip] == line_no;
+      if (!skipped) {
+        expire(line_no);
+        if (!is_blank(line)) handle_line(trim_line(line), line_no);
+      }
       if (waiting()) continue;
-      quiet_pos = pos;
       quiet_line = line_no;
       quiet_entries = pending_.size();
     }
     self_contained_ = !waiting();
-    if (!self_contained_ && more_follows && quiet_entries > 0) {
-      // Keep what was final at the quiet point; the later lines (and what waits among them) are
-      // read again with the next text. No entry before that point is touched by a later line:
-      // nothing was open there.
+    if (!self_contained_ && more_follows) cut(line_starts, skip_lines);
+    if (!self_contained_ && more_follows && quiet_entries > 0 && quiet_line - first_line_ < line_starts.size()) {
+      // No simple cut at the first waiting exchange: cut after the last line after which
+      // nothing waited; everything after it is read again.
       pending_.resize(quiet_entries);
       open_.clear();
       open_requests_.clear();
@@ -267,8 +285,12 @@ class JsonLinesReader {
       server_request_.clear();
       stream_.clear();
       stream_events_ = 0;
-      consumed_ = quiet_pos;
       consumed_lines_ = quiet_line - first_line_;
+      consumed_ = line_starts[consumed_lines_];
+      carry_skip_.clear();
+      for (std::size_t line : skip_lines) {
+        if (line > quiet_line) carry_skip_.push_back(line);
+      }
       self_contained_ = true;
     }
     finish();
@@ -285,9 +307,62 @@ class JsonLinesReader {
   bool self_contained_ = true;
   std::size_t consumed_ = 0;
   std::size_t consumed_lines_ = 0;
+  std::vector<std::size_t> carry_skip_;
   /// Some line waits for a later one: a request for its reply, events for their response, a
   /// server request for the client's response.
   bool waiting() const { return !open_.empty() || !stream_.empty() || !server_request_.empty(); }
+
+  /// A request (or a server request) waits for its reply at most kPairWindowLines lines: older
+  /// ones are given up as never answered before line `line_no` is read, so that a lost reply
+  /// does not hold the rest of a log (docs/formats.md, "Pairing window").
+  void expire(std::size_t line_no) {
+    while (!open_.empty() && line_no - pending_[*open_.begin()].first_line > kPairWindowLines) {
+      const std::size_t index = *open_.begin();
+      pending_[index].warnings.push_back("no reply within " + std::to_string(kPairWindowLines) +
+                                         " lines: a later reply is not paired with it");
+      close(index);
+    }
+    for (auto it = server_request_.begin(); it != server_request_.end();) {
+      if (line_no - it->second > kPairWindowLines) it = server_request_.erase(it);
+      else ++it;
+    }
+  }
+
+  /// With more lines to follow and some waiting: keeps the exchanges before the first one still
+  /// waiting (they are final: nothing after them can change them), and sets consumed_ to the
+  /// start of that exchange's line and carry_skip_ to the later lines already read into kept
+  /// exchanges (their replies). Gives up (reads on as before, consumed_ 0) where the lines are
+  /// not that simple: events or server requests waiting, a kept exchange with joined events on
+  /// the lines to read again, an exchange after the first waiting one that starts before it.
+  void cut(const std::vector<std::size_t>& line_starts, std::span<const std::size_t> skip_lines) {
+    if (open_.empty() || !stream_.empty() || !server_request_.empty()) return;
+    const std::size_t first_open = *open_.begin();
+    if (first_open == 0) return;
+    const std::size_t from = pending_[first_open].first_line;  // the first line to read again
+    std::vector<std::size_t> skip;
+    for (std::size_t k = 0; k < first_open; ++k) {
+      const Pending& p = pending_[k];
+      if (p.closed_line < from) continue;
+      if (p.stream_attached) return;
+      skip.push_back(p.closed_line);
+    }
+    for (std::size_t k = first_open; k < pending_.size(); ++k) {
+      if (pending_[k].first_line < from) return;
+    }
+    for (std::size_t line : skip_lines) {
+      if (line >= from) skip.push_back(line);
+    }
+    std::sort(skip.begin(), skip.end());
+    pending_.resize(first_open);
+    open_.clear();
+    open_requests_.clear();
+    open_others_.clear();
+    open_by_id_.clear();
+    consumed_lines_ = from - 1 - first_line_;
+    consumed_ = line_starts[consumed_lines_];
+    carry_skip_ = std::move(skip);
+    self_contained_ = true;
+  }
   // One parser per thread for lines and one for bodies, kept from one read to the next (a log
   // read in blocks makes a reader per block; docs/performance.md).
   static simdjson::dom::parser& thread_parser(int which) {
@@ -628,6 +703,7 @@ class JsonLinesReader {
     if (target) {
       Pending& p = pending_[*target];
       fill_reply(p, it, true);
+      p.closed_line = it.line;
       close(*target);
       return;
     }
@@ -676,6 +752,7 @@ class JsonLinesReader {
       if (it.sse) {
         p.sse = true;
         if (attach_stream && !stream_.empty()) {
+          p.stream_attached = true;
           p.body = std::move(stream_);
           stream_.clear();
           stream_events_ = 0;
@@ -854,12 +931,13 @@ std::expected<std::vector<Exchange>, CaptureError> read_json_lines(std::string_v
 std::expected<JsonLinesBlock, CaptureError> read_json_lines_block(std::string_view lines, std::string_view name,
                                                                   std::size_t first_index, const CaptureOptions& options,
                                                                   std::size_t first_line, bool padded,
-                                                                  bool more_follows) {
+                                                                  bool more_follows,
+                                                                  std::span<const std::size_t> skip_lines) {
   JsonLinesReader reader(name, options, first_index, first_line);
-  auto exchanges = reader.read(lines, padded, more_follows);
+  auto exchanges = reader.read(lines, padded, more_follows, skip_lines);
   if (!exchanges) return std::unexpected(std::move(exchanges.error()));
   return JsonLinesBlock{std::move(*exchanges), reader.self_contained(), reader.any_wrapped(), reader.consumed(),
-                        reader.consumed_lines()};
+                        reader.consumed_lines(), reader.carry_skip()};
 }
 
 }  // namespace mcptriage::capture

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <expected>
 #include <string>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -77,13 +78,15 @@ struct JsonLinesBlock {
   std::vector<Exchange> exchanges;
   bool self_contained = true;  ///< no line waits for a later line when the text ends (or at `consumed`)
   bool wrapped = false;        ///< some line wraps a message with HTTP facts ("exchange-log")
-  std::size_t consumed = 0;        ///< with `more_follows`: bytes read into `exchanges`, 0 for all
-  std::size_t consumed_lines = 0;  ///< the lines among them
+  std::size_t consumed = 0;        ///< with `more_follows`: where the lines to read again start, 0: none
+  std::size_t consumed_lines = 0;  ///< the lines before that point
+  std::vector<std::size_t> carry_skip;  ///< line numbers among those to read as blank
 };
 std::expected<JsonLinesBlock, CaptureError> read_json_lines_block(std::string_view lines, std::string_view name,
                                                                   std::size_t first_index, const CaptureOptions& options,
                                                                   std::size_t first_line = 0, bool padded = false,
-                                                                  bool more_follows = false);
+                                                                  bool more_follows = false,
+                                                                  std::span<const std::size_t> skip_lines = {});
 
 /// curl `-v` stderr, alone or with stdout appended (`2>&1`): the first line is a `* `, `> ` or
 /// `< ` line, curl's progress meter header, or a `Note:`/`Warning:` line followed by those.

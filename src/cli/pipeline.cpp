@@ -48,6 +48,8 @@ struct Unit {
   bool wrapped = false;
   std::size_t consumed = 0;        ///< a block read up to here only (LinesBlock::consumed), 0: all of it
   std::size_t consumed_lines = 0;
+  std::vector<std::size_t> skip_lines;  ///< lines of `data` to read as blank (a carry's)
+  std::vector<std::size_t> carry_skip;  ///< LinesBlock::carry_skip
   bool done = false;
   std::size_t weight = 0;  ///< what it counts in the queue's byte budget, fixed when queued
 
@@ -237,6 +239,7 @@ class Pipeline {
   bool log_delivered_ = false;
   std::string carry_;              ///< blocks that wait for later lines, read again with them
   std::size_t carry_first_line_ = 0;  ///< the line the carried text starts after
+  std::vector<std::size_t> carry_skip_;  ///< its lines to read as blank (LinesBlock::carry_skip)
   std::size_t carry_blocks_ = 0;
 
   // ------------------------------------------------------------------------------------------
@@ -438,7 +441,7 @@ class Pipeline {
         // lines are parsed in place; a block joined from carried ones may lack it.
         const bool padded = u.data.capacity() - u.data.size() >= json::kPadding;
         auto block = read_lines_block(u.data, in.name, 0, options_.capture, u.first_line, padded,
-                                      /*more_follows=*/!u.last_block);
+                                      /*more_follows=*/!u.last_block, u.skip_lines);
         if (!block) {
           u.error = std::move(block.error().message);
           break;
@@ -447,6 +450,7 @@ class Pipeline {
         u.wrapped = block->wrapped;
         u.consumed = block->consumed;
         u.consumed_lines = block->consumed_lines;
+        u.carry_skip = std::move(block->carry_skip);
         classify_all(u, block->exchanges, *u.flags);
         break;
       }
@@ -498,6 +502,7 @@ class Pipeline {
       log_failed_ = false;
       log_delivered_ = false;
       carry_.clear();
+      carry_skip_.clear();
       carry_blocks_ = 0;
     }
     if (log_failed_) return;
@@ -513,6 +518,7 @@ class Pipeline {
       }
       carry_ = std::move(u.data);
       carry_first_line_ = u.first_line;
+      carry_skip_.clear();
       carry_blocks_ = 1;
       return;
     }
@@ -530,6 +536,7 @@ class Pipeline {
     joined.last_block = u.last_block;
     joined.data = std::move(carry_);
     joined.first_line = carry_first_line_;
+    joined.skip_lines = carry_skip_;
     carry_.clear();
     process(joined);
     if (joined.error) {
@@ -539,9 +546,10 @@ class Pipeline {
     if (joined.consumed > 0) return deliver_part(joined);
     if (joined.self_contained || u.last_block) {
       carry_blocks_ = 0;
+      carry_skip_.clear();
       return deliver_block(joined);
     }
-    carry_ = std::move(joined.data);
+    carry_ = std::move(joined.data);  // read again from the same line, with the same lines skipped
   }
 
   /// A block read up to its last line after which nothing waited: its records go out, and the
@@ -549,6 +557,7 @@ class Pipeline {
   void deliver_part(Unit& u) {
     carry_.assign(u.data, u.consumed);
     carry_first_line_ = u.first_line + u.consumed_lines;
+    carry_skip_ = std::move(u.carry_skip);
     carry_blocks_ = 1;
     deliver_block(u);
     if (u.data.capacity() >= options_.block_size) give_back(u.data);

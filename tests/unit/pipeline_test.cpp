@@ -164,6 +164,76 @@ TEST(Pipeline, PingPongStreamCutBetweenPairsIsPairedAsInOneRead) {
   }
 }
 
+/// The records of `text` as one whole read gives them, and through the pipeline with several
+/// block sizes and jobs: they must be equal.
+void expect_blockwise_equals_whole(const std::string& text, const std::string& marker) {
+  TempDir dir;
+  const std::string path = dir.write("stream.jsonl", text);
+  auto whole = read_capture(text, path);
+  ASSERT_TRUE(whole.has_value());
+  const std::string expected = summary(classify_all(*whole));
+  ASSERT_NE(expected.find(marker), std::string::npos) << "the case holds what it is about";
+  for (std::size_t block : {std::size_t{97}, std::size_t{5000}, std::size_t{1} << 16}) {
+    for (unsigned jobs : {1u, 2u}) {
+      EXPECT_EQ(run({{path, path}}, jobs, block), expected) << "block " << block << ", jobs " << jobs;
+    }
+  }
+}
+
+TEST(Pipeline, StreamWithRequestsAlwaysInFlightIsPairedAsInOneRead) {
+  // Replies three requests behind, ids out of order now and then: some request is always
+  // waiting, so blocks are cut at the first waiting request and the replies already read are
+  // skipped when the rest is read again.
+  std::string text;
+  for (int i = 1; i <= 4000; ++i) {
+    text += fmt::format(R"({{"jsonrpc":"2.0","id":{},"method":"tools/call","params":{{"name":"t"}}}})", i) + "\n";
+    if (i % 50 == 0) text += R"({"jsonrpc":"2.0","method":"notifications/message","params":{}})" "\n";
+    if (i > 3) {
+      const int answered = i % 7 == 0 ? i - 1 : (i % 7 == 1 && i > 8 ? i - 5 : i - 3);
+      text += fmt::format(R"({{"jsonrpc":"2.0","id":{},"result":{{"content":[]}}}})", answered) + "\n";
+    }
+  }
+  expect_blockwise_equals_whole(text, "#4000 ");
+}
+
+TEST(Pipeline, ALostReplyDoesNotHoldTheRestOfTheLog) {
+  // Request 0 is never answered, request 1 is answered after the pairing window (4,096 lines):
+  // both are given up as never answered in one read and in blocks alike, and the late reply
+  // stands alone.
+  std::string text = R"({"jsonrpc":"2.0","id":0,"method":"tools/call","params":{"name":"lost"}})" "\n"
+                     R"({"jsonrpc":"2.0","id":"late","method":"tools/call","params":{"name":"slow"}})" "\n";
+  for (int i = 1; i <= 2500; ++i) {
+    text += fmt::format(R"({{"jsonrpc":"2.0","id":{},"method":"ping"}})", i) + "\n";
+    text += fmt::format(R"({{"jsonrpc":"2.0","id":{},"result":{{}}}})", i) + "\n";
+  }
+  text += R"({"jsonrpc":"2.0","id":"late","result":{"content":[]}})" "\n";
+  expect_blockwise_equals_whole(text, "no reply within 4096 lines");
+}
+
+TEST(Pipeline, ACutAtTheFirstWaitingRequestSkipsTheRepliesAlreadyRead) {
+  // Replies two requests behind: no line is free of a waiting request, so the cut is made at
+  // the first request still waiting, and the replies after it that answered earlier requests
+  // are read as blank when the rest is read again.
+  std::string text;
+  for (int i = 1; i <= 40; ++i) {
+    text += fmt::format(R"({{"jsonrpc":"2.0","id":{},"method":"ping"}})", i) + "\n";
+    if (i > 2) text += fmt::format(R"({{"jsonrpc":"2.0","id":{},"result":{{}}}})", i - 2) + "\n";
+  }
+  const std::size_t half = text.find('\n', text.size() / 2) + 1;
+  auto first = read_lines_block(std::string_view(text).substr(0, half), "s", 0, {}, 0, false, /*more_follows=*/true);
+  ASSERT_TRUE(first.has_value());
+  ASSERT_GT(first->consumed, 0u);
+  EXPECT_FALSE(first->carry_skip.empty()) << "replies after the cut that answered requests before it";
+  auto rest = read_lines_block(std::string_view(text).substr(first->consumed), "s", first->exchanges.size(), {},
+                               first->consumed_lines, false, false, first->carry_skip);
+  ASSERT_TRUE(rest.has_value());
+  auto whole = read_capture(text, "s");
+  ASSERT_TRUE(whole.has_value());
+  std::vector<Exchange> parts = std::move(first->exchanges);
+  for (auto& ex : rest->exchanges) parts.push_back(std::move(ex));
+  EXPECT_EQ(summary(classify_all(parts)), summary(classify_all(*whole)));
+}
+
 TEST(Pipeline, ABlockCutAfterARequestIsReadUpToTheLastCompletePair) {
   const std::string pair1 = R"({"jsonrpc":"2.0","id":1,"method":"ping"})" "\n" R"({"jsonrpc":"2.0","id":1,"result":{}})" "\n";
   const std::string note = R"({"jsonrpc":"2.0","method":"notifications/progress"})" "\n";
