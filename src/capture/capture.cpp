@@ -177,6 +177,7 @@ std::expected<std::vector<Exchange>, CaptureError> read_any(std::string_view byt
 
   std::string_view text = bytes;
   if (starts_with_bytes(text, "\xef\xbb\xbf")) text.remove_prefix(3);
+  const std::string_view lines = text;  // a JSON Lines log is read from its first line on (line numbers)
   while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
   std::string stripped;
   const bool ansi = has_ansi_in_head(text);
@@ -193,7 +194,7 @@ std::expected<std::vector<Exchange>, CaptureError> read_any(std::string_view byt
   }
   for (const Format& format : kFormats) {
     if (!format.sniff(text)) continue;
-    auto result = format.read(text, name, options);
+    auto result = format.read(format.id == "json-lines" && !ansi ? lines : text, name, options);
     if (result && ansi) {
       for (Exchange& ex : *result) {
         ex.warnings.push_back("ANSI escape sequences removed (terminal recording)");

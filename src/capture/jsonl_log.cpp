@@ -349,6 +349,10 @@ class JsonLinesReader {
     for (std::size_t k = first_open; k < pending_.size(); ++k) {
       if (pending_[k].first_line < from) return;
     }
+    // A server request before the cut answered after it: the answer needs the request's state.
+    for (const auto& [request_line, answer_line] : server_answers_) {
+      if (request_line < from && answer_line >= from) return;
+    }
     for (std::size_t line : skip_lines) {
       if (line >= from) skip.push_back(line);
     }
@@ -373,6 +377,7 @@ class JsonLinesReader {
   std::deque<Pending> pending_;
   std::map<std::string, std::size_t> open_by_id_;     ///< client request id -> pending index
   std::map<std::string, std::size_t> server_request_; ///< server request id -> line
+  std::vector<std::pair<std::size_t, std::size_t>> server_answers_;  ///< (server request line, answer line)
   std::set<std::size_t> open_;                        ///< pending indexes awaiting a reply, oldest first
   std::set<std::size_t> open_requests_;               ///< the requests among them
   std::set<std::size_t> open_others_;                 ///< the rest (notifications, client responses)
@@ -635,6 +640,7 @@ class JsonLinesReader {
       return;
     }
     if (!it.wrapped && m.kind == MessageKind::response && m.id_key && server_request_.count(*m.id_key)) {
+      server_answers_.emplace_back(server_request_[*m.id_key], it.line);
       server_request_.erase(*m.id_key);
       add_skip(it.line, "client_response",
                "line " + std::to_string(it.line) + ": the client's answer to server request id " + *m.id_key);
@@ -663,6 +669,7 @@ class JsonLinesReader {
     if (!it.wrapped && m.kind == MessageKind::response && m.id_key && server_request_.count(*m.id_key) &&
         !open_by_id_.count(*m.id_key)) {
       // A message stream has no direction: a response to a server request is the client's answer.
+      server_answers_.emplace_back(server_request_[*m.id_key], it.line);
       server_request_.erase(*m.id_key);
       add_skip(it.line, "client_response",
                "line " + std::to_string(it.line) + ": the client's answer to server request id " + *m.id_key);

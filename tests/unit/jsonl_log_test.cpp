@@ -214,3 +214,13 @@ TEST(JsonLinesScale, HundredThousandLinesInOrder) {
 }
 
 }  // namespace
+
+TEST(JsonLinesMessages, LineNumbersCountLeadingBlankLines) {
+  // New-user trial: a whole read dropped the blank lines before the first line from its count.
+  const auto exs = read_text("\n\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\"}\n{not json\n");
+  ASSERT_EQ(exs.size(), 2u);
+  ASSERT_TRUE(exs[0].skipped);
+  EXPECT_NE(exs[0].skipped->detail.find("line 3:"), std::string::npos) << exs[0].skipped->detail;
+  ASSERT_TRUE(exs[1].skipped);
+  EXPECT_NE(exs[1].skipped->detail.find("line 4 "), std::string::npos) << exs[1].skipped->detail;
+}

@@ -7,8 +7,10 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -196,6 +198,19 @@ TEST(Pipeline, StreamWithRequestsAlwaysInFlightIsPairedAsInOneRead) {
   expect_blockwise_equals_whole(text, "#4000 ");
 }
 
+TEST(Pipeline, ServerRequestsAnsweredAcrossACutArePairedAsInOneRead) {
+  // New-user trial: a server request before a block's cut, answered by the client after it,
+  // was read again without its request and became a stray tool result.
+  std::string text;
+  for (int i = 1; i <= 3000; ++i) {
+    text += fmt::format(R"({{"jsonrpc":"2.0","id":{},"method":"tools/call","params":{{"name":"t"}}}})", i) + "\n";
+    if (i % 9 == 0) text += fmt::format(R"({{"jsonrpc":"2.0","id":"s{}","method":"roots/list"}})", i) + "\n";
+    if (i > 3) text += fmt::format(R"({{"jsonrpc":"2.0","id":{},"result":{{"content":[]}}}})", i - 3) + "\n";
+    if (i % 9 == 4 && i > 9) text += fmt::format(R"({{"jsonrpc":"2.0","id":"s{}","result":{{"roots":[]}}}})", i - 4) + "\n";
+  }
+  expect_blockwise_equals_whole(text, "client_response");
+}
+
 TEST(Pipeline, ALostReplyDoesNotHoldTheRestOfTheLog) {
   // Request 0 is never answered, request 1 is answered after the pairing window (4,096 lines):
   // both are given up as never answered in one read and in blocks alike, and the late reply
@@ -208,6 +223,30 @@ TEST(Pipeline, ALostReplyDoesNotHoldTheRestOfTheLog) {
   }
   text += R"({"jsonrpc":"2.0","id":"late","result":{"content":[]}})" "\n";
   expect_blockwise_equals_whole(text, "no reply within 4096 lines");
+}
+
+TEST(Pipeline, LogFromTheEnvironmentInBlocksEqualsOneWholeRead) {
+  // A diagnostic for logs found in the field: MCPTRIAGE_BLOCKWISE_LOG=FILE compares FILE read in
+  // blocks (the CLI's 512 KB, and 4 KB) with one whole read.
+  const char* file = std::getenv("MCPTRIAGE_BLOCKWISE_LOG");
+  if (file == nullptr) GTEST_SKIP() << "set MCPTRIAGE_BLOCKWISE_LOG=FILE";
+  std::ifstream in(file, std::ios::binary);
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  auto whole = read_capture(text, file);
+  ASSERT_TRUE(whole.has_value());
+  const std::string expected = summary(classify_all(*whole));
+  for (std::size_t block : {std::size_t{1} << 19, std::size_t{4096}}) {
+    for (unsigned jobs : {1u, 2u}) {
+      const std::string got = run({{file, file}}, jobs, block);
+      if (got == expected) continue;
+      std::size_t at = 0;
+      while (at < got.size() && at < expected.size() && got[at] == expected[at]) ++at;
+      const std::size_t from = expected.rfind('\n', at) == std::string::npos ? 0 : expected.rfind('\n', at) + 1;
+      ADD_FAILURE() << "block " << block << ", jobs " << jobs << ": first difference\nwhole:  "
+                    << expected.substr(from, expected.find('\n', at) - from) << "\nblocks: "
+                    << got.substr(from, got.find('\n', at) - from);
+    }
+  }
 }
 
 TEST(Pipeline, ACutAtTheFirstWaitingRequestSkipsTheRepliesAlreadyRead) {
