@@ -326,6 +326,7 @@ class JsonLinesReader {
       if (line_no - it->second > kPairWindowLines) it = server_request_.erase(it);
       else ++it;
     }
+    if (!stream_.empty() && line_no - stream_first_line_ > kPairWindowLines) flush_stream();
   }
 
   /// With more lines to follow and some waiting: keeps the exchanges before the first one still
@@ -775,7 +776,11 @@ class JsonLinesReader {
     }
   }
 
-  void finish() {
+  void finish() { flush_stream(); }
+
+  /// Events whose response never came (the log ended, or the pairing window passed): the
+  /// stream of the one open request if there is exactly one, else an exchange of their own.
+  void flush_stream() {
     if (!stream_.empty()) {
       // Events whose response never came: the stream of the one open request, if there is one.
       std::optional<std::size_t> owner;

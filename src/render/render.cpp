@@ -279,6 +279,16 @@ TableRow table_row(const Record& r) {
   std::string http = c.transport_captured ? fmt::format("{} {}", c.http_status, media)
                                           : fmt::format("{}? {}", c.http_status, media);
   std::string id = c.response_id ? c.response_id->to_json() : (c.request_id ? c.request_id->to_json() : "-");
+  // An id is untrusted text: redacted like every printed string, and cut to kTableIdMax bytes
+  // (at a UTF-8 boundary, then "…") so that one long id cannot widen every row of the table.
+  constexpr std::size_t kTableIdMax = 40;
+  id = redact(id);
+  if (id.size() > kTableIdMax) {
+    std::size_t cut = kTableIdMax;
+    while (cut > 0 && (static_cast<unsigned char>(id[cut]) & 0xC0) == 0x80) --cut;
+    id.resize(cut);
+    id += "\xE2\x80\xA6";
+  }
   TableRow row;
   row.cells = {escape_terminal(redact(r.source)), escape_terminal(http), escape_terminal(id),
                std::string(to_string(c.outcome)), std::string(to_string(c.layer)), escape_terminal(c.reason),
