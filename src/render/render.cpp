@@ -9,6 +9,7 @@
 #include "mcptriage/http.hpp"
 #include "mcptriage/render.hpp"
 #include "render/redact_detail.hpp"
+#include "render/text_detail.hpp"
 
 namespace mcptriage {
 namespace {
@@ -53,7 +54,6 @@ bool append_plain_escaped(std::string& out, std::string_view s) {
   };
   static constexpr std::array<unsigned char, 256> kAscii = kClasses(false);
   static constexpr std::array<unsigned char, 256> kUtf8 = kClasses(true);
-  static constexpr char kHex[] = "0123456789abcdef";
   const std::array<unsigned char, 256>* cls = &kAscii;
   const bool redacting = redaction_enabled();
   const std::size_t start = out.size();
@@ -83,19 +83,7 @@ bool append_plain_escaped(std::string& out, std::string_view s) {
       default: break;
     }
     out.append(s.data() + run, i - run);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        out += "\\u00";
-        out += kHex[c >> 4];
-        out += kHex[c & 0xF];
-    }
+    detail::append_json_escape(out, c);
     run = ++i;
   }
   out.append(s.data() + run, n - run);

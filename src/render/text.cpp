@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "mcptriage/render.hpp"
+#include "render/text_detail.hpp"
 
 namespace mcptriage {
 namespace {
@@ -33,6 +34,22 @@ std::size_t utf8_len(std::string_view s, std::size_t i) {
 constexpr char kHex[] = "0123456789abcdef";
 
 }  // namespace
+
+void detail::append_json_escape(std::string& out, unsigned char c) {
+  switch (c) {
+    case '"': out += "\\\""; break;
+    case '\\': out += "\\\\"; break;
+    case '\n': out += "\\n"; break;
+    case '\r': out += "\\r"; break;
+    case '\t': out += "\\t"; break;
+    case '\b': out += "\\b"; break;
+    case '\f': out += "\\f"; break;
+    default:
+      out += "\\u00";
+      out += kHex[c >> 4];
+      out += kHex[c & 0xF];
+  }
+}
 
 std::string json_escape(std::string_view s) {
   std::string out;
@@ -62,19 +79,7 @@ bool append_json_escaped(std::string& out, std::string_view s) {
     if (j == s.size()) break;
     const auto c = static_cast<unsigned char>(s[j]);
     if (c < 0x80) {
-      switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
-        default:
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 0xF];
-      }
+      detail::append_json_escape(out, c);
       i = j + 1;
       continue;
     }
