@@ -385,6 +385,8 @@ class JsonLinesReader {
   std::string stream_;                                ///< SSE events seen before their response
   std::size_t stream_events_ = 0;
   std::size_t stream_first_line_ = 0;
+  std::optional<int> stream_status_;     ///< the status logged with the stream's first event
+  std::string stream_content_type_;      ///< and its media type
   bool any_wrapped_ = false;
 
   std::size_t add(Pending p) {
@@ -678,7 +680,11 @@ class JsonLinesReader {
     }
     const bool event_part = it.message && (m.kind == MessageKind::notification || m.kind == MessageKind::request);
     if (event_part && it.sse) {
-      if (stream_.empty()) stream_first_line_ = it.line;
+      if (stream_.empty()) {
+        stream_first_line_ = it.line;
+        stream_status_ = it.status;
+        stream_content_type_ = it.content_type;
+      }
       stream_ += sse_event_text(it.sse_event, it.sse_id, *it.message);
       ++stream_events_;
       return;
@@ -796,10 +802,15 @@ class JsonLinesReader {
       p.answered = true;
       p.sse = true;
       p.body = std::move(stream_);
-      p.content_type = "text/event-stream";
-      p.content_type_guessed = true;
+      stream_.clear();
+      // The status and media type the event lines logged, when they did (a stream cut short, not
+      // a body without transport).
+      if (!p.status) p.status = stream_status_;
+      p.content_type = stream_content_type_.empty() ? std::string("text/event-stream") : stream_content_type_;
+      p.content_type_guessed = stream_content_type_.empty();
       p.warnings.push_back(std::to_string(stream_events_) + " event(s) from line " +
                            std::to_string(stream_first_line_) + " on, and no response after them");
+      stream_events_ = 0;
       if (requests == 1) {
         close(*owner);
       } else {
