@@ -273,25 +273,17 @@ class JsonLinesReader {
       quiet_entries = pending_.size();
     }
     self_contained_ = !waiting();
-    if (!self_contained_ && more_follows) cut(line_starts, skip_lines);
-    if (!self_contained_ && more_follows && quiet_entries > 0 && quiet_line - first_line_ < line_starts.size()) {
-      // No simple cut at the first waiting exchange: cut after the last line after which
-      // nothing waited; everything after it is read again.
-      pending_.resize(quiet_entries);
-      open_.clear();
-      open_requests_.clear();
-      open_others_.clear();
-      open_by_id_.clear();
-      server_request_.clear();
-      stream_.clear();
-      stream_events_ = 0;
-      consumed_lines_ = quiet_line - first_line_;
-      consumed_ = line_starts[consumed_lines_];
-      carry_skip_.clear();
-      for (std::size_t line : skip_lines) {
-        if (line > quiet_line) carry_skip_.push_back(line);
+    if (!self_contained_ && more_follows) {
+      // The simple cut at the first waiting exchange, else after the last line after which
+      // nothing waited (everything after it is read again).
+      std::optional<Cut> at = cut_at_first_waiting(skip_lines);
+      if (!at && quiet_entries > 0 && quiet_line - first_line_ < line_starts.size()) {
+        at = Cut{quiet_entries, quiet_line + 1, {}};
+        for (std::size_t line : skip_lines) {
+          if (line > quiet_line) at->skip.push_back(line);
+        }
       }
-      self_contained_ = true;
+      if (at) keep_until(*at, line_starts);
     }
     finish();
     if (pending_.empty()) return std::unexpected(CaptureError{"JSON Lines: no line holds a JSON object"});
@@ -335,39 +327,60 @@ class JsonLinesReader {
   /// exchanges (their replies). Gives up (reads on as before, consumed_ 0) where the lines are
   /// not that simple: events or server requests waiting, a kept exchange with joined events on
   /// the lines to read again, an exchange after the first waiting one that starts before it.
-  void cut(const std::vector<std::size_t>& line_starts, std::span<const std::size_t> skip_lines) {
-    if (open_.empty() || !stream_.empty() || !server_request_.empty()) return;
-    const std::size_t first_open = *open_.begin();
-    if (first_open == 0) return;
-    const std::size_t from = pending_[first_open].first_line;  // the first line to read again
+  /// Where a read that stops early ends: the entries kept, the first line to read again, and
+  /// the lines among those to read as blank.
+  struct Cut {
+    std::size_t entries = 0;
+    std::size_t from = 0;
     std::vector<std::size_t> skip;
+  };
+
+  /// The cut at the first exchange still waiting, when it is simple: nothing else waits but
+  /// requests, no kept exchange has joined events or a server request's answer on the lines to
+  /// read again, and no later exchange starts before it. The replies after it that answered
+  /// kept exchanges are skipped.
+  std::optional<Cut> cut_at_first_waiting(std::span<const std::size_t> skip_lines) const {
+    if (open_.empty() || !stream_.empty() || !server_request_.empty()) return std::nullopt;
+    const std::size_t first_open = *open_.begin();
+    if (first_open == 0) return std::nullopt;
+    Cut at{first_open, pending_[first_open].first_line, {}};
     for (std::size_t k = 0; k < first_open; ++k) {
       const Pending& p = pending_[k];
-      if (p.closed_line < from) continue;
-      if (p.stream_attached) return;
-      skip.push_back(p.closed_line);
+      if (p.closed_line < at.from) continue;
+      if (p.stream_attached) return std::nullopt;
+      at.skip.push_back(p.closed_line);
     }
     for (std::size_t k = first_open; k < pending_.size(); ++k) {
-      if (pending_[k].first_line < from) return;
+      if (pending_[k].first_line < at.from) return std::nullopt;
     }
     // A server request before the cut answered after it: the answer needs the request's state.
     for (const auto& [request_line, answer_line] : server_answers_) {
-      if (request_line < from && answer_line >= from) return;
+      if (request_line < at.from && answer_line >= at.from) return std::nullopt;
     }
     for (std::size_t line : skip_lines) {
-      if (line >= from) skip.push_back(line);
+      if (line >= at.from) at.skip.push_back(line);
     }
-    std::sort(skip.begin(), skip.end());
-    pending_.resize(first_open);
+    std::sort(at.skip.begin(), at.skip.end());
+    return at;
+  }
+
+  /// Keeps the entries before the cut (final: no later line changes them) and forgets what
+  /// waits; consumed() and carry_skip() then say what to read again.
+  void keep_until(Cut at, const std::vector<std::size_t>& line_starts) {
+    pending_.resize(at.entries);
     open_.clear();
     open_requests_.clear();
     open_others_.clear();
     open_by_id_.clear();
-    consumed_lines_ = from - 1 - first_line_;
+    server_request_.clear();
+    stream_.clear();
+    stream_events_ = 0;
+    consumed_lines_ = at.from - 1 - first_line_;
     consumed_ = line_starts[consumed_lines_];
-    carry_skip_ = std::move(skip);
+    carry_skip_ = std::move(at.skip);
     self_contained_ = true;
   }
+
   // One parser per thread for lines and one for bodies, kept from one read to the next (a log
   // read in blocks makes a reader per block; docs/performance.md).
   static simdjson::dom::parser& thread_parser(int which) {
@@ -439,8 +452,7 @@ class JsonLinesReader {
   Item read_item(element root, std::string_view line, std::size_t line_no) {
     Item it;
     it.line = line_no;
-    const Members m(root);
-    if (root.type() == element_type::ARRAY || m.get("jsonrpc")) {
+    if (root.type() == element_type::ARRAY || member(root, "jsonrpc")) {
       // A bare JSON-RPC message (or batch): the stdio framing.
       it.message = std::string(line);
       it.info = inspect_message(root);
@@ -457,6 +469,7 @@ class JsonLinesReader {
       return it;
     }
     it.wrapped = true;
+    const Members m(root);  // after the bare-message case: inspect_message reads those members
     auto http = m.get("http");
     if (http && http->type() != element_type::OBJECT) http.reset();
     auto response = m.get("response");

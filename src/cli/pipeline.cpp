@@ -560,7 +560,7 @@ class Pipeline {
     carry_skip_ = std::move(u.carry_skip);
     carry_blocks_ = 1;
     deliver_block(u);
-    if (u.data.capacity() >= options_.block_size) give_back(u.data);
+    give_back(u.data);
   }
 };
 
