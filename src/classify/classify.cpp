@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
+#include <span>
 #include <simdjson.h>
 #include <unordered_set>
 
@@ -44,8 +46,9 @@ bool icontains(std::string_view hay, std::string_view needle) {
   return lower(hay).find(lower(needle)) != std::string::npos;
 }
 
-/// Shortens untrusted text for a one-line detail.
-std::string clip(std::string_view s) {
+/// Appends untrusted text shortened for a one-line detail: at most kDetailTextMax bytes (cut at
+/// a UTF-8 boundary, then "..."), each run of white space folded to one space.
+void append_clipped(std::string& out, std::string_view s) {
   std::size_t cut = std::min(s.size(), kDetailTextMax);
   while (cut > 0 && cut < s.size() && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary
   static constexpr std::array<bool, 256> kWhite = [] {
@@ -53,19 +56,30 @@ std::string clip(std::string_view s) {
     t['\n'] = t['\r'] = t['\t'] = t[' '] = true;
     return t;
   }();
-  auto white = [&](std::size_t i) { return kWhite[static_cast<unsigned char>(s[i])]; };
-  std::string out;
-  out.reserve(cut + 3);
-  for (std::size_t i = 0; i < cut;) {
-    std::size_t j = i;
-    while (j < cut && !white(j)) ++j;
-    out.append(s.data() + i, j - i);
-    if (j == cut) break;
-    out += ' ';  // a run of white space folds to one space
-    while (j < cut && white(j)) ++j;
-    i = j;
+  // Copied whole, then folded in place: one pass, no append per word.
+  const std::size_t start = out.size();
+  out.append(s.data(), cut);
+  char* const base = out.data() + start;
+  std::size_t w = 0;
+  bool in_white = false;
+  for (std::size_t r = 0; r < cut; ++r) {
+    const char ch = base[r];
+    if (kWhite[static_cast<unsigned char>(ch)]) {
+      if (!in_white) base[w++] = ' ';
+      in_white = true;
+    } else {
+      base[w++] = ch;
+      in_white = false;
+    }
   }
+  out.resize(start + w);
   if (cut < s.size()) out += "...";
+}
+
+/// Shortens untrusted text for a one-line detail (append_clipped).
+std::string clip(std::string_view s) {
+  std::string out;
+  append_clipped(out, s);
   return out;
 }
 
@@ -445,14 +459,15 @@ class Classifier {
     const std::string media = http::media_type(c.content_type);
     const bool is_json_media = media == "application/json" || media.ends_with("+json");
     const bool is_sse_media = media == "text/event-stream";
-    const std::string status_text = fmt::format("HTTP {}{}{}", r.status, r.reason.empty() ? "" : " ", r.reason);
+    // "HTTP 200 OK", for the details of the failures only (not built for every exchange).
+    auto status_text = [&r] { return fmt::format("HTTP {}{}{}", r.status, r.reason.empty() ? "" : " ", r.reason); };
 
     if (r.status < 200 || r.status > 299) {
-      classify_non_2xx(c, is_json_media || (!r.transport_captured && ex_.format == "bare-json"), status_text, out);
+      classify_non_2xx(c, is_json_media || (!r.transport_captured && ex_.format == "bare-json"), status_text(), out);
       return;
     }
     if (r.body_state == BodyState::absent) {
-      set(c, Outcome::NOT_CAPTURED, "body_absent", fmt::format("{}: the capture shows headers but no body", status_text));
+      set(c, Outcome::NOT_CAPTURED, "body_absent", fmt::format("{}: the capture shows headers but no body", status_text()));
       out.push_back(std::move(c));
       return;
     }
@@ -462,7 +477,7 @@ class Classifier {
       // Cut before any body byte (inside the header block, or chunk framing without data):
       // nothing to judge, so never ACCEPTED or an empty-body verdict on the server.
       set(c, Outcome::NOT_CAPTURED, "body_absent",
-          fmt::format("{}: the capture ends before the body; nothing can be judged", status_text));
+          fmt::format("{}: the capture ends before the body; nothing can be judged", status_text()));
       out.push_back(std::move(c));
       return;
     }
@@ -475,7 +490,7 @@ class Classifier {
             fmt::format("202 answering a notification must have no body; it has {} bytes", r.body.size()));
       } else {
         set(c, Outcome::INVALID_HTTP_RESPONSE, "notification_not_202",
-            fmt::format("{} answering a notification; the spec requires 202 Accepted with no body", status_text));
+            fmt::format("{} answering a notification; the spec requires 202 Accepted with no body", status_text()));
       }
       out.push_back(std::move(c));
       return;
@@ -483,7 +498,7 @@ class Classifier {
     if (r.status == 202 || r.status == 204) {
       if (ctx_.kind_known) {
         set(c, Outcome::INVALID_HTTP_RESPONSE, r.status == 202 ? "accepted_for_request" : "no_content",
-            fmt::format("{} answering a JSON-RPC request: a request needs a JSON or SSE response", status_text));
+            fmt::format("{} answering a JSON-RPC request: a request needs a JSON or SSE response", status_text()));
       } else if (r.status == 202 && empty_body) {
         set(c, Outcome::ACCEPTED, "accepted", "202 Accepted with no body");
         c.warnings.push_back("request kind unknown: 202 is valid only for a notification or a client response");
@@ -508,7 +523,7 @@ class Classifier {
     if (is_json_media) {
       if (empty_body) {
         set(c, Outcome::INVALID_HTTP_RESPONSE, "empty_body",
-            fmt::format("{} application/json with an empty body: a request needs a JSON-RPC response", status_text));
+            fmt::format("{} application/json with an empty body: a request needs a JSON-RPC response", status_text()));
         out.push_back(std::move(c));
         return;
       }
@@ -518,7 +533,7 @@ class Classifier {
     // A 2xx whose media type is neither JSON nor SSE: conforming clients reject it.
     std::string would = hypothetical(r.body);
     set(c, Outcome::INVALID_HTTP_RESPONSE, c.content_type.empty() ? "content_type_missing" : "unexpected_content_type",
-        fmt::format("{} with Content-Type {}; only application/json or text/event-stream are valid{}", status_text,
+        fmt::format("{} with Content-Type {}; only application/json or text/event-stream are valid{}", status_text(),
                     c.content_type.empty() ? "(none)" : clip(c.content_type), would));
     out.push_back(std::move(c));
   }
@@ -1051,26 +1066,29 @@ class Classifier {
     std::size_t i = 0;
     std::string_view first_text;  // a view into the parsed body: tool output can be large
     for (element item : array(*content)) {
-      const std::string ip = fmt::format("{}/content/{}", ptr, i);
+      // The item's JSON Pointer, built only for a finding (this loop runs for every tool result).
+      auto ip = [&] { return fmt::format("{}/content/{}", ptr, i); };
       if (!is_object(item)) {
         set(c, Outcome::INVALID_TOOL_RESULT, "content_item_not_object",
-            fmt::format("content item {} is {}, not an object", i, type_name(item)), ip);
+            fmt::format("content item {} is {}, not an object", i, type_name(item)), ip());
         return;
       }
       auto type = string_field(item, "type");
       if (!type) {
         set(c, Outcome::INVALID_TOOL_RESULT, "content_type_missing",
-            fmt::format("content item {} has no string \"type\"", i), ip + "/type");
+            fmt::format("content item {} has no string \"type\"", i), ip() + "/type");
         return;
       }
-      std::vector<std::string_view> required;
-      if (*type == "text") required = {"text"};
-      else if (*type == "image" || *type == "audio") required = {"data", "mimeType"};
-      else if (*type == "resource_link" && v >= kV20250618) required = {"uri", "name"};
-      else if (*type == "resource") required = {"resource"};
+      static constexpr std::array<std::string_view, 2> kText{"text"}, kMedia{"data", "mimeType"},
+          kLink{"uri", "name"}, kResource{"resource"};
+      std::span<const std::string_view> required;
+      if (*type == "text") required = std::span(kText).first(1);
+      else if (*type == "image" || *type == "audio") required = kMedia;
+      else if (*type == "resource_link" && v >= kV20250618) required = kLink;
+      else if (*type == "resource") required = std::span(kResource).first(1);
       else {
         set(c, Outcome::INVALID_TOOL_RESULT, "content_type_unknown",
-            fmt::format("content item {} has type \"{}\", not a content block type of {}", i, clip(*type), v), ip + "/type");
+            fmt::format("content item {} has type \"{}\", not a content block type of {}", i, clip(*type), v), ip() + "/type");
         return;
       }
       for (auto name : required) {
@@ -1079,7 +1097,7 @@ class Classifier {
         if (!ok) {
           set(c, Outcome::INVALID_TOOL_RESULT, "content_field_missing",
               fmt::format("{} content item {} needs {} \"{}\"", *type, i, name == "resource" ? "an object" : "a string", name),
-              ip + "/" + std::string(name));
+              ip() + "/" + std::string(name));
           return;
         }
       }
@@ -1090,7 +1108,7 @@ class Classifier {
         if (!uri_ok || !body_ok) {
           set(c, Outcome::INVALID_TOOL_RESULT, "content_field_missing",
               fmt::format("resource content item {} needs \"resource.uri\" and \"resource.text\" or \"resource.blob\"", i),
-              ip + (uri_ok ? "/resource/text" : "/resource/uri"));
+              ip() + (uri_ok ? "/resource/text" : "/resource/uri"));
           return;
         }
       }
@@ -1113,15 +1131,26 @@ class Classifier {
         return;
       }
     }
+    // The detail, appended in place: "N content item(s)[: first text]" (every tool result).
+    std::string detail;
     if (is_error) {
-      set(c, Outcome::TOOL_ERROR, "tool_error",
-          first_text.empty() ? std::string("the tool reported an error (isError: true)")
-                             : fmt::format("the tool reported an error: {}", clip(first_text)));
+      if (first_text.empty()) {
+        detail = "the tool reported an error (isError: true)";
+      } else {
+        detail = "the tool reported an error: ";
+        append_clipped(detail, first_text);
+      }
     } else {
-      set(c, Outcome::TOOL_SUCCESS, "tool_success",
-          fmt::format("{} content item{}{}", i, i == 1 ? "" : "s",
-                      first_text.empty() ? std::string() : fmt::format(": {}", clip(first_text))));
+      char digits[24];
+      detail.append(digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, i).ptr - digits));
+      detail += i == 1 ? " content item" : " content items";
+      if (!first_text.empty()) {
+        detail += ": ";
+        append_clipped(detail, first_text);
+      }
     }
+    set(c, is_error ? Outcome::TOOL_ERROR : Outcome::TOOL_SUCCESS, is_error ? "tool_error" : "tool_success",
+        std::move(detail));
   }
 
   void judge_other_result(Classification& c, element result, const std::string& ptr) {

@@ -402,17 +402,21 @@ int main(int argc, char** argv) {
     auto results = classify(ex, file_flags, now, &along);
     const auto facts = cli::session_facts(ex, results, along);  // for the session analysis (src/session)
     for (std::size_t k = 0; k < results.size(); ++k) {
-      out.push_back(Record{results.size() > 1 ? fmt::format("{}[{}]", ex.source, k) : ex.source, ex.format,
-                           std::move(results[k]), facts});
+      // Built in place: a Record holds some twenty strings, each moved again by a temporary.
+      Record& made = out.emplace_back();
+      made.source = results.size() > 1 ? fmt::format("{}[{}]", ex.source, k) : ex.source;
+      made.format = ex.format;
+      made.c = std::move(results[k]);
+      made.facts = facts;
       // JSON Lines: the record's text but its source and format, rendered here on the worker.
       if (format == "jsonl") {
-        // Rendered into a buffer kept per thread, then copied at its size: one allocation per
-        // record instead of one per doubling.
-        thread_local std::string tail;
+        // Rendered in place into room for the largest tail this thread has rendered so far: one
+        // allocation per record, no copy (a tail is about half the size of its log line).
+        thread_local std::size_t room = 1024;
         Record& rec = out.back();
-        tail.clear();
-        append_jsonl_tail(tail, rec);
-        rec.jsonl_tail.assign(tail);
+        rec.jsonl_tail.reserve(room);
+        append_jsonl_tail(rec.jsonl_tail, rec);
+        room = std::max(room, std::min<std::size_t>(rec.jsonl_tail.size() + 64, 4096));  // bounded: blocks hold their records
       }
     }
   };
@@ -469,9 +473,12 @@ int main(int argc, char** argv) {
       if (format == "jsonl") {
         record_text.clear();
         append_jsonl_head(record_text, rec);
-        if (!rec.jsonl_tail.empty() && !sessions.rewritten(rec)) record_text += rec.jsonl_tail;
-        else append_jsonl_tail(record_text, rec);
-        sessions.write_jsonl(rec, record_text, out_buffer);
+        if (!rec.jsonl_tail.empty() && !sessions.rewritten(rec)) {
+          sessions.write_jsonl(rec, record_text, rec.jsonl_tail, out_buffer);  // the worker's tail, not copied
+        } else {
+          append_jsonl_tail(record_text, rec);
+          sessions.write_jsonl(rec, record_text, out_buffer);
+        }
         if (out_buffer.size() > (1 << 16)) flush();
       }
       tally.add(rec.c.outcome, result.has_expectation, result.passed);

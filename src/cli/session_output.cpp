@@ -71,11 +71,15 @@ void SessionOutput::begin_batch(std::size_t input, std::string_view name, std::v
   if (st.entries > 1) st.multi = true;
 }
 
-void SessionOutput::emit(std::string_view text, const SessionAnnotation* annotation, std::string& out) {
+void SessionOutput::emit(std::string_view head, std::string_view tail, const SessionAnnotation* annotation,
+                         std::string& out) {
   InputState& st = *current_;
   if (!st.multi) {
     // The input's first entry: whether it gets a session member is known with the second.
-    st.held.push_back(Held{std::string(text), annotation ? std::optional<SessionAnnotation>(*annotation) : std::nullopt});
+    std::string text;
+    text.reserve(head.size() + tail.size());
+    text.append(head).append(tail);
+    st.held.push_back(Held{std::move(text), annotation ? std::optional<SessionAnnotation>(*annotation) : std::nullopt});
     return;
   }
   for (Held& h : st.held) {
@@ -84,14 +88,20 @@ void SessionOutput::emit(std::string_view text, const SessionAnnotation* annotat
     out += '\n';
   }
   st.held.clear();
-  if (annotation) append_with_session_member(out, text, *annotation);
-  else out += text;
+  // The member goes before the closing brace, the last byte of the tail (or of a text in one piece).
+  std::string_view last = head;
+  if (!tail.empty()) {
+    out += head;
+    last = tail;
+  }
+  if (annotation) append_with_session_member(out, last, *annotation);
+  else out += last;
   out += '\n';
 }
 
 bool SessionOutput::skip(const Record& rec, std::string& out) {
   if (!rec.facts || !rec.facts->skipped) return false;
-  if (jsonl_ && current_) emit(render_skipped_jsonl(rec.source, rec.format, *rec.facts->skipped), nullptr, out);
+  if (jsonl_ && current_) emit(render_skipped_jsonl(rec.source, rec.format, *rec.facts->skipped), {}, nullptr, out);
   return true;
 }
 
@@ -101,7 +111,17 @@ void SessionOutput::write_jsonl(const Record& rec, std::string_view text, std::s
     out += '\n';
     return;
   }
-  emit(text, annotation(rec.facts.get()), out);
+  emit(text, {}, annotation(rec.facts.get()), out);
+}
+
+void SessionOutput::write_jsonl(const Record& rec, std::string_view head, std::string_view tail, std::string& out) {
+  if (!current_ || !rec.facts) {
+    out += head;
+    out += tail;
+    out += '\n';
+    return;
+  }
+  emit(head, tail, annotation(rec.facts.get()), out);
 }
 
 const SessionAnnotation* SessionOutput::annotation(const SessionFacts* facts) const {

@@ -46,6 +46,9 @@ class SessionOutput {
   /// Writes an exchange record's JSON text (render_jsonl(rec)), with its `session` member
   /// when its input has more than one entry, and a newline.
   void write_jsonl(const Record& rec, std::string_view text, std::string& out);
+  /// The same for a text in two pieces, `head` then `tail` (append_jsonl_head, then
+  /// append_jsonl_tail): appended straight to `out`, never joined first.
+  void write_jsonl(const Record& rec, std::string_view head, std::string_view tail, std::string& out);
 
   /// True when begin_batch() may have changed `rec.c` (its outputSchema was checked): text
   /// rendered before then is stale.
@@ -78,7 +81,7 @@ class SessionOutput {
   };
 
   void end_input(std::string& out);
-  void emit(std::string_view text, const SessionAnnotation* annotation, std::string& out);
+  void emit(std::string_view head, std::string_view tail, const SessionAnnotation* annotation, std::string& out);
 
   bool jsonl_;
   long long now_;
