@@ -31,12 +31,15 @@
 namespace fs = std::filesystem;
 
 #ifdef MCPTRIAGE_WITH_JEMALLOC
-// jemalloc's options, read when it starts (jemalloc(3), "malloc_conf"): one arena for all
-// threads keeps the peak RSS of `--jobs` runs within docs/performance.md's bound; MALLOC_CONF
-// in the environment still overrides it.
+// jemalloc's options, read when it starts (jemalloc(3), "malloc_conf"): one arena per CPU, each
+// thread allocating from the arena of the CPU it runs on. jemalloc's default (four arenas per
+// CPU) costs peak RSS; one arena for all threads (this project's setting until session 4) made
+// the `--jobs 2` workers wait for each other on its lock: 0.77 s against 0.70 s on the 200 MB
+// benchmark log, 46 MB against 50 MB peak RSS (docs/performance.md). MALLOC_CONF in the
+// environment still overrides it.
 extern "C" {
 // NOLINTNEXTLINE: the name jemalloc looks for
-const char* malloc_conf = "narenas:1";
+const char* malloc_conf = "percpu_arena:percpu";
 }
 #endif
 using namespace mcptriage;
