@@ -82,6 +82,9 @@ struct Input {
   std::string path;     ///< "" for stdin
   std::optional<Expectation> expectation;  ///< from the manifest
   std::string body_path = {};  ///< curl -v: the body saved apart (`--body`, or X-stdout.txt beside X-stderr.txt)
+  /// For a file found by a folder walk: its request sidecar (sidecar_for) as the walk saw it,
+  /// "" for none, so that a folder of many files costs no extra file-system lookup per file.
+  std::optional<std::string> walked_sidecar = std::nullopt;
 };
 
 /// A whole file, or stdin for "", read with a size limit (`--max-input`; src/cli/read_limited.hpp).
@@ -311,6 +314,7 @@ int main(int argc, char** argv) {
     }
     if (fs::is_directory(st)) {
       std::vector<fs::path> files;
+      std::unordered_set<std::string> sidecars;  // the request sidecars the walk found
       fs::recursive_directory_iterator it(arg, fs::directory_options::skip_permission_denied, ec), end;
       if (ec) {
         input_error(arg, ec.message());
@@ -322,7 +326,11 @@ int main(int argc, char** argv) {
           break;
         }
         std::error_code fec;
-        if (!it->is_regular_file(fec) || is_request_sidecar(it->path())) continue;
+        if (!it->is_regular_file(fec)) continue;
+        if (is_request_sidecar(it->path())) {
+          sidecars.insert(it->path().string());
+          continue;
+        }
         if (is_not_capture(it->path())) {
           std::cerr << "mcptriage: note: skipped " << escape_terminal(it->path().string())
                     << " (documentation or manifest, not a capture)\n";
@@ -332,7 +340,12 @@ int main(int argc, char** argv) {
       }
       std::sort(files.begin(), files.end());
       if (files.empty()) input_error(arg, "folder holds no capture files");
-      for (const auto& f : files) inputs.push_back({f.string(), f.string(), std::nullopt});
+      for (const auto& f : files) {
+        fs::path side = f;
+        side.replace_extension(".request.json");
+        const bool has_side = side != f && sidecars.contains(side.string());
+        inputs.push_back({f.string(), f.string(), std::nullopt, "", has_side ? side.string() : std::string()});
+      }
       continue;
     }
     inputs.push_back({arg, arg, std::nullopt});
@@ -393,7 +406,13 @@ int main(int argc, char** argv) {
     ContextFlags file_flags = flags;
     const Input& in = inputs[i];
     if (!in.path.empty()) {
-      if (auto side = sidecar_for(in.path); side && !flags.request_body) {
+      std::optional<fs::path> side;
+      if (in.walked_sidecar) {
+        if (!in.walked_sidecar->empty()) side = *in.walked_sidecar;
+      } else {
+        side = sidecar_for(in.path);
+      }
+      if (side && !flags.request_body) {
         if (auto body = read_file(side->string())) file_flags.request_body = *body;
       }
     }

@@ -127,12 +127,23 @@ std::expected<std::string, ReadError> read_file_limited(const std::string& path,
     fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   } while (fd < 0 && errno == EINTR);
   if (fd < 0) return io_error(errno);
+  // One fstat for both questions: a folder, and the size to read into (read_fd_limited).
   struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    return io_error(EISDIR);
+  std::size_t hint = 0;
+  if (::fstat(fd, &st) == 0) {
+    if (S_ISDIR(st.st_mode)) {
+      ::close(fd);
+      return io_error(EISDIR);
+    }
+    if (S_ISREG(st.st_mode) && st.st_size > 0) {
+      hint = static_cast<std::size_t>(st.st_size);
+      if (hint > limit) {
+        ::close(fd);
+        return too_large(limit);
+      }
+    }
   }
-  auto result = read_fd_limited(fd, limit);
+  auto result = read_all(fd, limit, hint, std::string());
   ::close(fd);
   return result;
 }
