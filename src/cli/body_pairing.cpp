@@ -31,6 +31,7 @@ bool is_file(const fs::path& p) {
 }  // namespace
 
 std::optional<std::string> paired_body_path(const std::string& path) {
+  if (path.find("stderr") == std::string::npos) return std::nullopt;  // most captures: no path work
   auto other = swap_word(path, "stderr", "stdout");
   if (!other || !is_file(*other)) return std::nullopt;
   return other->string();

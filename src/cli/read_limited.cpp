@@ -84,13 +84,17 @@ std::expected<std::string, ReadError> read_all(int fd, std::size_t limit, std::s
     if (total > limit) return too_large(limit);  // stop reading: the rest is never looked at
     if (used < first.size()) {
       used += got;
+      // A regular file read to the size fstat gave: no further read for its end (a folder of
+      // many small captures pays a system call per file for it). A file that grew since is
+      // read as it was then, as if it had been read a moment earlier.
+      if (size_hint > 0 && used == size_hint && blocks.empty()) break;
     } else {
       in_last += got;
     }
   }
   if (blocks.empty()) {
     first.resize(used);
-    first.shrink_to_fit();
+    if (first.capacity() - used > 4096) first.shrink_to_fit();  // not for the one spare byte of a sized read
     return first;
   }
   std::string out;

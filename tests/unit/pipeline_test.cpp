@@ -334,6 +334,35 @@ TEST(Pipeline, ManyFilesKeepTheirOrderWithAnyJobs) {
   EXPECT_EQ(run(inputs, 5, 1 << 20), one);
 }
 
+// Small files go to the workers in groups (Pipeline::kGroupFiles); a large log, a missing file
+// and a folder between them end a group. Records, errors and their order must be those of one
+// thread reading file by file.
+TEST(Pipeline, SmallFilesInGroupsKeepTheirOrderAndErrors) {
+  TempDir dir;
+  std::vector<PipelineInput> inputs;
+  for (int i = 0; i < 70; ++i) {
+    std::string path;
+    if (i == 20) {
+      path = dir.write("big.jsonl", exchange_log(300));  // larger than the block size: read as a stream
+    } else if (i == 37) {
+      path = (dir.path / "missing.json").string();  // an error between small files
+    } else if (i == 38) {
+      path = dir.path.string();  // a folder given as a file: an error too
+    } else if (i == 50) {
+      path = dir.write(fmt::format("f{}.json", i), "{not json");
+    } else {
+      path = dir.write(fmt::format("f{}.json", i), R"({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"f)" +
+                                                       std::to_string(i) + R"("}]}})");
+    }
+    inputs.push_back({path, path});
+  }
+  const std::string expected = run(inputs, 1, 4096);
+  ASSERT_NE(expected.find("input 37 error"), std::string::npos) << expected;
+  ASSERT_NE(expected.find("input 38 error"), std::string::npos) << expected;
+  ASSERT_NE(expected.find("f69.json#1"), std::string::npos) << expected;
+  for (unsigned jobs : {2u, 3u, 4u}) EXPECT_EQ(run(inputs, jobs, 4096), expected) << "jobs " << jobs;
+}
+
 TEST(Pipeline, DefaultJobsIsAtLeastOne) { EXPECT_GE(default_jobs(), 1u); }
 
 }  // namespace
