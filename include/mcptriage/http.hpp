@@ -26,6 +26,10 @@ std::optional<StatusLine> parse_status_line(std::string_view line);
 /// RFC 9110 §8.3.1.
 std::string media_type(std::string_view content_type);
 
+/// media_type(content_type) == `type` without building the string; `type` in lower case
+/// ("text/event-stream"). RFC 9110 §8.3.1 (media types are case-insensitive).
+bool media_type_is(std::string_view content_type, std::string_view type);
+
 /// Removes chunked transfer coding (RFC 9112 §7.1). Returns nullopt when `body` is not
 /// valid chunk framing from its first byte (so it was already de-chunked by the capture tool).
 /// `complete` is set false when the framing is valid but ends before the last (0) chunk.

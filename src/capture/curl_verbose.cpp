@@ -128,7 +128,7 @@ bool body_expected(const Transfer& t, const ResponseBlock& final) {
   if (auto n = content_length(final.headers); n && *n > 0) return true;
   if (find_header(final.headers, "transfer-encoding")) return true;
   auto ct = find_header(final.headers, "content-type");
-  return ct && http::media_type(*ct) == "text/event-stream";
+  return ct && http::media_type_is(*ct, "text/event-stream");
 }
 
 class CurlVerboseReader {

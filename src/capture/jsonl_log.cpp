@@ -542,7 +542,7 @@ class JsonLinesReader {
       it.sse_event = string_member(*sse, "event").value_or("");
       it.sse_id = string_member(*sse, "id").value_or("");
     }
-    if (http::media_type(it.content_type) == "text/event-stream" && it.message) it.sse = true;
+    if (http::media_type_is(it.content_type, "text/event-stream") && it.message) it.sse = true;
     // The request.
     if (auto req = m.get("request")) {
       it.request = request_of(*req);

@@ -134,6 +134,15 @@ std::string media_type(std::string_view content_type) {
   return out;
 }
 
+bool media_type_is(std::string_view content_type, std::string_view type) {
+  const std::string_view own = trim_ows(content_type.substr(0, content_type.find(';')));
+  if (own.size() != type.size()) return false;
+  for (std::size_t i = 0; i < own.size(); ++i) {
+    if (ascii_lower(own[i]) != type[i]) return false;
+  }
+  return true;
+}
+
 std::optional<Dechunked> dechunk(std::string_view body) {
   // RFC 9112 §7.1: chunk = chunk-size [ chunk-ext ] CRLF chunk-data CRLF; last-chunk = 1*"0"
   // [ chunk-ext ] CRLF; then trailer-section CRLF. A bare LF is accepted as a line end.

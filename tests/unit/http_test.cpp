@@ -94,6 +94,15 @@ TEST(HttpMediaType, LowerCasesAndDropsParameters) {
   EXPECT_EQ(http::media_type(";charset=utf-8"), "");
 }
 
+TEST(HttpMediaType, IsComparesLikeMediaType) {
+  for (std::string_view ct : {"Text/Event-Stream; charset=utf-8", "  text/event-stream  ", "text/event-streams",
+                              "text/event-strea", "application/json", "", ";text/event-stream", "TEXT/EVENT-STREAM"}) {
+    EXPECT_EQ(http::media_type_is(ct, "text/event-stream"), http::media_type(ct) == "text/event-stream") << ct;
+  }
+  EXPECT_TRUE(http::media_type_is("Text/Event-Stream; charset=utf-8", "text/event-stream"));
+  EXPECT_FALSE(http::media_type_is("text/event-streams", "text/event-stream"));
+}
+
 TEST(HttpDechunk, ValidCrlfFraming) {
   const auto d = http::dechunk("4\r\nWiki\r\n5\r\npedia\r\n0\r\n\r\n");
   ASSERT_TRUE(d);
