@@ -414,16 +414,16 @@ class Classifier {
   }
 
   /// The version whose rules apply; infers from the deciding message when nothing says.
-  std::string version_for(Classification& c, std::optional<element> message, bool batch) {
+  const std::string& version_for(Classification& c, std::optional<element> message, bool batch) {
     if (!c.protocol_version.empty()) return c.protocol_version;
-    std::string v;
-    if (batch) v = std::string(kV20250326);
+    std::string_view v;  // a constant, or a view into the parsed message
+    if (batch) v = kV20250326;
     if (v.empty() && message) {
       if (auto result = field(*message, "result")) {
-        if (field(*result, "resultType")) v = std::string(kV20260728);
-        else if (auto task = field(*result, "task"); task && is_object(*task)) v = std::string(kV20251125);
+        if (field(*result, "resultType")) v = kV20260728;
+        else if (auto task = field(*result, "task"); task && is_object(*task)) v = kV20251125;
         else if (auto pv = string_field(*result, "protocolVersion"); pv && field(*result, "serverInfo"))
-          v = std::string(*pv);
+          v = *pv;
       }
     }
     if (!v.empty()) {

@@ -2,6 +2,7 @@
 #include "mcptriage/sse.hpp"
 
 #include <cstddef>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -119,12 +120,16 @@ Stream parse(std::string_view body) {
   Parser parser;
   const char* const data = body.data();
   const std::size_t size = body.size();
+  // Line ends found with memchr (SIMD): the next LF, then a CR before it, if any.
   std::size_t start = 0;
-  for (std::size_t i = 0; i < size; ++i) {
-    const char c = data[i];
-    if (c != '\n' && c != '\r') continue;
+  while (start < size) {
+    const void* lf = std::memchr(data + start, '\n', size - start);
+    const std::size_t lf_at = lf ? static_cast<std::size_t>(static_cast<const char*>(lf) - data) : size;
+    const void* cr = std::memchr(data + start, '\r', lf_at - start);
+    std::size_t i = cr ? static_cast<std::size_t>(static_cast<const char*>(cr) - data) : lf_at;
+    if (i == size) break;  // the last line has no line end
     parser.line(body.substr(start, i - start));
-    if (c == '\r' && i + 1 < size && data[i + 1] == '\n') ++i;  // CRLF is one line end
+    if (data[i] == '\r' && i + 1 < size && data[i + 1] == '\n') ++i;  // CRLF is one line end
     start = i + 1;
   }
   return std::move(parser).finish(body.substr(start));
