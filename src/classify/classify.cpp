@@ -1417,7 +1417,8 @@ RequestSummary summarize_request(element body) {
   if (auto method = string_field(body, "method")) s.method = std::string(*method);
   if (auto id = field(body, "id")) {
     s.id = id_of(*id);
-    s.id_json = json_text(*id);
+    // An integer's JSON text is its digits (id_of wrote them); simdjson's printer for the rest.
+    s.id_json = s.id->kind == JsonRpcId::Kind::integer ? s.id->text : json_text(*id);
   }
   if (auto params = field(body, "params")) {
     s.has_params = true;
