@@ -210,6 +210,17 @@ const std::map<std::string, Kind>& kinds() {
           out(kSseHead);
           repeat("data:\n\n", n);
         }}},
+      {"sse-cr-comments-then-response",
+       {"an SSE stream whose lines end in CR only: N comment lines, then the response (session 4:"
+        " a search for the next LF from every line made this quadratic)",
+        2000000,
+        [](std::size_t n) {
+          out(kSseHead);
+          repeat(":\r", n);
+          out("data: ");
+          out(kToolResult);
+          out("\r\r");
+        }}},
       {"sse-empty-events-then-response",
        {"N empty events, then the response", 1000000,
         [](std::size_t n) {
