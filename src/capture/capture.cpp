@@ -11,6 +11,7 @@
 
 #include "capture/readers.hpp"
 #include "mcptriage/http.hpp"
+#include "mcptriage/render.hpp"
 
 namespace mcptriage {
 
@@ -202,7 +203,10 @@ std::expected<std::vector<Exchange>, CaptureError> read_any(std::string_view byt
     }
     return result;
   }
-  return std::unexpected(CaptureError{"unrecognised input: " + printable_prefix(text, 40)});
+  // Redacted before it is made printable: escaping first turned a tab after `Bearer` into the
+  // two characters `\t`, which no rule reads as white space (new-user trial, session 4).
+  const std::string shown = redact(text.substr(0, 40));
+  return std::unexpected(CaptureError{"unrecognised input: " + printable_prefix(shown, shown.size())});
 }
 
 /// `--max-body`, for every reader: a longer body is cut and marked cut short, so that it is

@@ -201,13 +201,18 @@ namespace detail {
 bool credential_trigger(std::string_view s, std::size_t i) {
   switch (s[i]) {
     case ' ':
+    case '\t':
+    case '\n':
+    case '\v':
+    case '\f':
+    case '\r':  // white space after `basic` or `bearer`
       return (i >= 5 && lower(s[i - 1]) == 'c' && lower_at(s, i - 5, "basic")) ||
              (i >= 6 && lower(s[i - 1]) == 'r' && lower_at(s, i - 6, "bearer"));
     case ':': {
       if (i + 2 < s.size() && s[i + 1] == '/' && s[i + 2] == '/') return true;
       if (credential_suffix(s, i)) return true;
       std::size_t k = i;
-      while (k > 0 && s[k - 1] == ' ') --k;
+      while (k > 0 && is_space(s[k - 1])) --k;
       return k > 0 && s[k - 1] == '"' && credential_suffix(s, k - 1, true);
     }
     case '=': return credential_suffix(s, i);
@@ -216,13 +221,14 @@ bool credential_trigger(std::string_view s, std::size_t i) {
 }
 
 bool may_hold_credential(std::string_view s) {
-  // Every rule of the scan needs one of three bytes after the word it matches: ' ' after
-  // `bearer`/`basic`, ':' after a header name, a JSON member name and its quote, or before
+  // Every rule of the scan needs one of a few bytes after the word it matches: white space
+  // after `bearer`/`basic`, ':' after a header name, a JSON member name and its quote, or before
   // `//`, '=' after a parameter name. One table look-up per byte; the names are checked
   // backwards from those bytes only (credential_trigger).
   static constexpr std::array<bool, 256> kTrigger = [] {
     std::array<bool, 256> t{};
     t[' '] = t[':'] = t['='] = true;
+    for (char c : {'\t', '\n', '\v', '\f', '\r'}) t[static_cast<unsigned char>(c)] = true;  // white space too
     return t;
   }();
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -232,7 +238,7 @@ bool may_hold_credential(std::string_view s) {
 }
 
 void append_redacted_scan(std::string& out, std::string_view s) {
-  static constexpr std::string_view kSchemes[] = {"bearer ", "basic "};
+  static constexpr std::string_view kSchemes[] = {"bearer", "basic"};  // then white space
   // The first two letters (lower case) of every word looked for: at a byte where none starts,
   // none of the checks below can fire, so the loop copies up to the next such byte.
   using Pairs = std::array<bool, 128 * 128>;
@@ -267,14 +273,15 @@ void append_redacted_scan(std::string& out, std::string_view s) {
     const bool boundary = word_at(i);
     bool done = false;
     if (boundary) {
-      // `Bearer <token>`, `Basic <credentials>`
+      // `Bearer <token>`, `Basic <credentials>`: after any white space (a tab or a line end in
+      // an error message as much as a space).
       for (auto scheme : kSchemes) {
-        if (!lower_at(s, i, scheme)) continue;
+        if (!lower_at(s, i, scheme) || i + scheme.size() >= s.size() || !is_space(s[i + scheme.size()])) continue;
         std::size_t start = i + scheme.size();
-        while (start < s.size() && s[start] == ' ') ++start;
+        while (start < s.size() && is_space(s[start])) ++start;
         const std::size_t end = token_end(s, start);
         if (end > start) {
-          out.append(s.substr(i, scheme.size()));
+          out.append(s.substr(i, start - i));
           out += kRedacted;
           i = end;
           done = true;
@@ -287,7 +294,7 @@ void append_redacted_scan(std::string& out, std::string_view s) {
         if (!lower_at(s, i, kSecretHeaders[k])) continue;
         const std::string_view header = kSecretHeaders[k];
         std::size_t start = i + header.size();
-        while (start < s.size() && s[start] == ' ') ++start;
+        while (start < s.size() && is_space(s[start])) ++start;
         out.append(s.substr(i, start - i));
         if (header.ends_with("cookie:")) {
           const std::size_t end = cookie_list_end(s, start);
@@ -301,10 +308,12 @@ void append_redacted_scan(std::string& out, std::string_view s) {
         } else {
           std::size_t cred = start;
           if (header.ends_with("authorization:")) {
-            // a scheme word and a space, then the credentials
+            // a scheme word and white space, then the credentials
             std::size_t w = start;
             while (w < s.size() && std::isalpha(static_cast<unsigned char>(s[w]))) ++w;
-            if (w > start && w + 1 < s.size() && s[w] == ' ' && !is_space(s[w + 1])) cred = w + 1;
+            std::size_t after = w;
+            while (after < s.size() && is_space(s[after])) ++after;
+            if (w > start && after > w && after < s.size()) cred = after;
           }
           out.append(s.substr(start, cred - start));
           out += kRedacted;
@@ -315,7 +324,7 @@ void append_redacted_scan(std::string& out, std::string_view s) {
       // `Mcp-Session-Id: <id>`: shortened.
       if (!done && lower_at(s, i, "mcp-session-id:")) {
         std::size_t start = i + 15;
-        while (start < s.size() && s[start] == ' ') ++start;
+        while (start < s.size() && is_space(s[start])) ++start;
         const std::size_t end = token_end(s, start);
         out.append(s.substr(i, start - i));
         out += shorten(s.substr(start, end - start));
@@ -337,10 +346,10 @@ void append_redacted_scan(std::string& out, std::string_view s) {
       for (auto member : kJsonMembers) {
         if (!lower_at(s, i, member)) continue;
         std::size_t j = i + member.size();
-        while (j < s.size() && s[j] == ' ') ++j;
+        while (j < s.size() && is_space(s[j])) ++j;  // JSON's white space: space, tab, CR, LF
         if (j >= s.size() || s[j] != ':') break;
         ++j;
-        while (j < s.size() && s[j] == ' ') ++j;
+        while (j < s.size() && is_space(s[j])) ++j;
         if (j >= s.size() || s[j] != '"') break;
         std::size_t end = j + 1;
         while (end < s.size() && s[end] != '"') end += s[end] == '\\' ? 2 : 1;

@@ -91,7 +91,14 @@ bool append_plain_escaped(std::string& out, std::string_view s) {
         }
         cls = &kUtf8;
         continue;
-      default: break;
+      default:
+        // An escaped byte: white space among them (tab, line ends) may end `basic`/`bearer` too.
+        if (c >= '\t' && c <= '\r' && redacting && i >= 5 && ((s[i - 1] | 0x20) == 'c' || (s[i - 1] | 0x20) == 'r') &&
+            detail::credential_trigger(s, i)) {
+          out.resize(start);
+          return false;
+        }
+        break;
     }
     out.append(s.data() + run, i - run);
     detail::append_json_escape(out, c);

@@ -56,6 +56,36 @@ TEST_F(Redaction, FreeTextBearerBasicAndHeaderLines) {
   EXPECT_EQ(redact("Mcp-Session-Id: 0123456789abcdef"), "Mcp-Session-Id: 01234567\xE2\x80\xA6");
 }
 
+// New-user trial, session 4: white space other than a space after a scheme or a header name
+// (a tab, a line end) let the credential through in raw fields such as error.message.
+TEST_F(Redaction, AnyWhiteSpaceAfterSchemesAndHeaderNames) {
+  EXPECT_EQ(redact("bad token Bearer\tSECRET1 for Cookie:\tsid=SECRET2"),
+            "bad token Bearer\t[REDACTED] for Cookie:\tsid=[REDACTED]");
+  EXPECT_EQ(redact("bearer\tx"), "bearer\t[REDACTED]");
+  EXPECT_EQ(redact("basic\tx"), "basic\t[REDACTED]");
+  EXPECT_EQ(redact("Bearer\nx"), "Bearer\n[REDACTED]");
+  EXPECT_EQ(redact("Bearer\r\nx"), "Bearer\r\n[REDACTED]");
+  EXPECT_EQ(redact("Authorization: Bearer\tx"), "Authorization: Bearer\t[REDACTED]");
+  EXPECT_EQ(redact("Authorization:\tBearer\tx"), "Authorization:\tBearer\t[REDACTED]");
+  EXPECT_EQ(redact("X-API-Key:\tx"), "X-API-Key:\t[REDACTED]");
+  EXPECT_EQ(redact("Mcp-Session-Id:\t0123456789abcdef"), "Mcp-Session-Id:\t01234567\xE2\x80\xA6");
+  EXPECT_EQ(redact("{\"password\":\t\"x\"}"), "{\"password\":\t\"[REDACTED]\"}");
+  EXPECT_EQ(redact("{\"password\"\n:\n\"x\"}"), "{\"password\"\n:\n\"[REDACTED]\"}");
+  // and the one-pass renderer agrees (a tab is escaped there, and still a separator)
+  const std::string line = render_jsonl(record_with("Bearer\tSECRET3"));
+  EXPECT_EQ(line.find("SECRET3"), std::string::npos) << line;
+  EXPECT_NE(line.find(R"("detail":"Bearer\t[REDACTED]")"), std::string::npos) << line;
+}
+
+TEST_F(Redaction, UnrecognisedInputPreviewIsRedactedBeforeEscaping) {
+  for (std::string_view text : {"Authorization: Bearer\tSECRET4\n", "X-Api-Key:\tSECRET4\n", "Bearer\tSECRET4\n"}) {
+    auto read = read_capture(text, "x");
+    ASSERT_FALSE(read.has_value()) << text;
+    EXPECT_EQ(read.error().message.find("SECRET4"), std::string::npos) << read.error().message;
+    EXPECT_NE(read.error().message.find("unrecognised input"), std::string::npos) << read.error().message;
+  }
+}
+
 TEST_F(Redaction, FreeTextParametersJsonMembersAndUserinfo) {
   EXPECT_EQ(redact("GET /mcp?access_token=abc&x=1"), "GET /mcp?access_token=[REDACTED]&x=1");
   EXPECT_EQ(redact("session_token=abc password=hunter2"), "session_token=[REDACTED] password=[REDACTED]");
@@ -127,7 +157,8 @@ TEST_F(Redaction, FilterNeverHidesWhatTheScanWouldChange) {
       "token",   "TOKEN",   "access_",   "api",     "-",        "_",       "key",         "Key",     "cookie",
       "Set-",    "proxy-",  "x-",        "auth",    "Authorization", "mcp-session-", "id", "ID", "password",
       "passwd",  "secret",  "client_",   "session", "apikey",   "https",   "user",        "a",       "1",
-      ";",       "&",       "\\",      "\n",     "refresh_", "id_",     "{",           "}",       "x"};
+      ";",       "&",       "\\",      "\n",     "refresh_", "id_",     "{",           "}",       "x",
+      "\t",      "\r",      "\x0b",     "\x0c"};
   std::mt19937 rng(20261130);
   std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
   std::uniform_int_distribution<int> length(1, 12);
@@ -158,7 +189,8 @@ TEST_F(Redaction, RenderedFieldsMatchRedactThenEscape) {
   const std::vector<std::string_view> pieces = {
       "Bearer ", "token=", "password", "\": \"", "://", "u:p@", "Cookie: ", "a", " ",  ":", "=",
       "\"",     "\\",   "\n",      "\t",      "\x01", "\x7f", "caf\xc3\xa9", "\xe2\x80\xa6",
-      "\xff",   "\xc3",  "mcp-session-id: ", "0123456789abcdef", "x", "1"};
+      "\xff",   "\xc3",  "mcp-session-id: ", "0123456789abcdef", "x", "1", "Bearer\t", "basic\n",
+      "\r", "\x0b", "X-API-Key:\t", "\"password\":\t\""};
   std::mt19937 rng(7);
   std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
   std::uniform_int_distribution<int> length(0, 10);
