@@ -213,7 +213,7 @@ int main(int argc, char** argv) {
   set_redaction(!opt.no_redact);
 
   ContextFlags flags;
-  if (!opt.id.empty()) {
+  if (app.count("--id") > 0) {  // `--id ''` too: an empty id is no JSON value, not "no id"
     flags.id = parse_id_flag(opt.id);
     if (!flags.id) {
       std::cerr << "mcptriage: error: --id " << escape_terminal(opt.id)

@@ -372,6 +372,13 @@ TEST(ClassifyNames, RoundTrip) {
   EXPECT_EQ(parse_id_flag("1")->kind, JsonRpcId::Kind::integer);
   EXPECT_EQ(parse_id_flag("\"1\"")->kind, JsonRpcId::Kind::string);
   EXPECT_FALSE(parse_id_flag("abc").has_value());
+  // JSON strings with escapes (new-user trial, session 4: refused before)
+  EXPECT_EQ(parse_id_flag(R"("a\"b")")->text, "a\"b");
+  EXPECT_EQ(parse_id_flag(R"("\u0041\\")")->text, "A\\");
+  EXPECT_EQ(parse_id_flag(R"("a\"b")")->kind, JsonRpcId::Kind::string);
+  EXPECT_FALSE(parse_id_flag(R"("a"b")").has_value());   // not one JSON string
+  EXPECT_FALSE(parse_id_flag(R"("a\")").has_value());    // an unterminated escape
+  EXPECT_FALSE(parse_id_flag(R"("\ud800")").has_value());  // a lone surrogate (simdjson refuses it)
 }
 
 // --- a request read already (RequestSummary) reads as the same body given as text ---
