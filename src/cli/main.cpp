@@ -308,6 +308,10 @@ int main(int argc, char** argv) {
     }
     std::error_code ec;
     fs::file_status st = fs::status(arg, ec);
+    if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory) {
+      input_error(arg, ec.message());  // "Permission denied", not "no such file"
+      continue;
+    }
     if (ec || !fs::exists(st)) {
       input_error(arg, "no such file or folder");
       continue;
@@ -315,28 +319,40 @@ int main(int argc, char** argv) {
     if (fs::is_directory(st)) {
       std::vector<std::string> files;
       std::unordered_set<std::string> sidecars;  // the request sidecars the walk found
-      fs::recursive_directory_iterator it(arg, fs::directory_options::skip_permission_denied, ec), end;
-      if (ec) {
-        input_error(arg, ec.message());
-        continue;
-      }
-      for (; it != end; it.increment(ec)) {
+      // Folder by folder, so that a folder that cannot be read is an input error of its own (exit
+      // 3) and the walk goes on; recursive_directory_iterator could only skip it silently or
+      // stop. Symbolic links to folders are not followed (as that iterator's default).
+      std::vector<fs::path> folders{fs::path(arg)};
+      while (!folders.empty()) {
+        const fs::path folder = std::move(folders.back());
+        folders.pop_back();
+        fs::directory_iterator it(folder, ec), end;
         if (ec) {
-          input_error(arg, ec.message());
-          break;
-        }
-        std::error_code fec;
-        if (!it->is_regular_file(fec)) continue;
-        if (is_request_sidecar(it->path())) {
-          sidecars.insert(it->path().string());
+          input_error(folder.string(), ec.message());
           continue;
         }
-        if (is_not_capture(it->path())) {
-          std::cerr << "mcptriage: note: skipped " << escape_terminal(it->path().string())
-                    << " (documentation or manifest, not a capture)\n";
-          continue;
+        for (; it != end; it.increment(ec)) {
+          if (ec) {
+            input_error(folder.string(), ec.message());
+            break;
+          }
+          std::error_code fec;
+          if (it->is_directory(fec) && !it->is_symlink(fec)) {
+            folders.push_back(it->path());
+            continue;
+          }
+          if (!it->is_regular_file(fec)) continue;
+          if (is_request_sidecar(it->path())) {
+            sidecars.insert(it->path().string());
+            continue;
+          }
+          if (is_not_capture(it->path())) {
+            std::cerr << "mcptriage: note: skipped " << escape_terminal(it->path().string())
+                      << " (documentation or manifest, not a capture)\n";
+            continue;
+          }
+          files.push_back(it->path().string());
         }
-        files.push_back(it->path().string());
       }
       // In the order of fs::path's comparison (component by component: "a/b" before "a-b"),
       // compared as strings with the separator lowest: path::compare splits both paths into
