@@ -33,9 +33,9 @@ namespace fs = std::filesystem;
 #ifdef MCPTRIAGE_WITH_JEMALLOC
 // jemalloc's options, read when it starts (jemalloc(3), "malloc_conf"): one arena per CPU, each
 // thread allocating from the arena of the CPU it runs on. jemalloc's default (four arenas per
-// CPU) costs peak RSS; one arena for all threads (this project's setting until session 4) made
-// the `--jobs 2` workers wait for each other on its lock: 0.77 s against 0.70 s on the 200 MB
-// benchmark log, 46 MB against 50 MB peak RSS (docs/performance.md). MALLOC_CONF in the
+// CPU) costs peak RSS; one arena for all threads (this project's setting until session 4) can
+// make the `--jobs` workers wait for each other on its lock (docs/performance.md, "What was
+// fixed": 0.77 s against 0.70 s in one round, no difference in later ones). MALLOC_CONF in the
 // environment still overrides it.
 extern "C" {
 // NOLINTNEXTLINE: the name jemalloc looks for
