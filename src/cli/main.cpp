@@ -323,17 +323,20 @@ int main(int argc, char** argv) {
       // 3) and the walk goes on; recursive_directory_iterator could only skip it silently or
       // stop. Symbolic links to folders are not followed (as that iterator's default).
       std::vector<fs::path> folders{fs::path(arg)};
+      bool walk_failed = false;  // reported already: no "holds no capture files" besides
       while (!folders.empty()) {
         const fs::path folder = std::move(folders.back());
         folders.pop_back();
         fs::directory_iterator it(folder, ec), end;
         if (ec) {
           input_error(folder.string(), ec.message());
+          walk_failed = true;
           continue;
         }
         for (; it != end; it.increment(ec)) {
           if (ec) {
             input_error(folder.string(), ec.message());
+            walk_failed = true;
             break;
           }
           std::error_code fec;
@@ -364,7 +367,7 @@ int main(int argc, char** argv) {
         auto key = [](char ch) { return ch == '/' ? 0 : static_cast<int>(static_cast<unsigned char>(ch)) + 1; };
         return key(x[at]) < key(y[at]);
       });
-      if (files.empty()) input_error(arg, "folder holds no capture files");
+      if (files.empty() && !walk_failed) input_error(arg, "folder holds no capture files");
       for (auto& f : files) {
         std::string side_name;
         if (!sidecars.empty()) {

@@ -44,10 +44,25 @@ check "unreadable subfolder: the rest is read" [ "$(grep -c '"outcome":"TOOL_SUC
 
 run "$tmp/shut"
 check "unreadable folder: exit 3" [ "$(cat "$tmp/code")" = 3 ]
-check "unreadable folder: Permission denied, not 'no capture files'" grep -q "shut: Permission denied" "$tmp/err"
+check "unreadable folder: Permission denied" grep -q "shut: Permission denied" "$tmp/err"
+check "unreadable folder: one error, not also 'no capture files'" [ "$(grep -c 'error:' "$tmp/err")" = 1 ]
 
 run "$tmp/shut/d.json"
 check "file in an unreadable folder: Permission denied, not 'no such file'" grep -q "d.json: Permission denied" "$tmp/err"
+
+# An unreadable file among small ones: the workers take small files sixteen at a time
+# (Pipeline::kGroupFiles); its error keeps its place and the others are read, for any --jobs.
+mkdir -p "$tmp/many"
+for i in $(seq -w 1 40); do printf '%s' "$ok" > "$tmp/many/$i.json"; done
+chmod -R a+rX "$tmp/many"
+chmod 000 "$tmp/many/07.json"
+run --jobs 1 "$tmp/many"; cp "$tmp/out" "$tmp/out1"; cp "$tmp/err" "$tmp/err1"; code1=$(cat "$tmp/code")
+run --jobs 3 "$tmp/many"
+check "unreadable file among many: exit 3" [ "$code1" = 3 ] && [ "$(cat "$tmp/code")" = 3 ]
+check "unreadable file among many: named" grep -q "many/07.json: Permission denied" "$tmp/err"
+check "unreadable file among many: 39 records" [ "$(wc -l < "$tmp/out")" = 39 ]
+check "unreadable file among many: --jobs 3 output as --jobs 1" cmp -s "$tmp/out" "$tmp/out1"
+check "unreadable file among many: --jobs 3 errors as --jobs 1" cmp -s "$tmp/err" "$tmp/err1"
 
 run "$tmp/walk/nothing-here.json"
 check "missing file: still 'no such file or folder'" grep -q "no such file or folder" "$tmp/err"
