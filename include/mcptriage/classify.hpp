@@ -56,6 +56,9 @@ struct ContextFlags {
   std::optional<std::string> method;         ///< `--method`
   std::optional<std::string> request_body;   ///< `--request FILE` contents (a JSON-RPC request)
   std::optional<std::string> protocol_version;  ///< `--protocol-version`
+  /// About the context itself, added to the warnings of every record it applies to (a request
+  /// sidecar that could not be read, so the exchange is judged without its request).
+  std::vector<std::string> warnings = {};
 };
 
 /// Retry advice codes (classification.md §Retry advice).

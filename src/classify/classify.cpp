@@ -313,6 +313,7 @@ bool read_request_body(std::string_view body, Context& ctx, MethodSource source,
 Context build_context(const Exchange& ex, const ContextFlags& flags, std::vector<std::string>& warnings,
                       ReadAlong* along) {
   Context ctx;
+  warnings.insert(warnings.end(), flags.warnings.begin(), flags.warnings.end());
   bool from_capture = false;
   if (ex.request) {
     if (auto sid = find_header(ex.request->headers, "mcp-session-id")) ctx.session_id_sent = !sid->empty();

@@ -446,7 +446,13 @@ int main(int argc, char** argv) {
         side = sidecar_for(in.path);
       }
       if (side && !flags.request_body) {
-        if (auto body = read_file(side->string())) file_flags.request_body = *body;
+        if (auto body = read_file(side->string())) {
+          file_flags.request_body = *body;
+        } else {
+          // Not silently: the exchange is judged without its request, and the record says why.
+          file_flags.warnings.push_back(fmt::format("request sidecar {} could not be read ({}): judged without it",
+                                                    side->filename().string(), body.error()));
+        }
       }
     }
     return file_flags;

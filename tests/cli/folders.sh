@@ -64,6 +64,17 @@ check "unreadable file among many: 39 records" [ "$(wc -l < "$tmp/out")" = 39 ]
 check "unreadable file among many: --jobs 3 output as --jobs 1" cmp -s "$tmp/out" "$tmp/out1"
 check "unreadable file among many: --jobs 3 errors as --jobs 1" cmp -s "$tmp/err" "$tmp/err1"
 
+# A request sidecar that cannot be read: the record says so (it was ignored silently).
+mkdir -p "$tmp/side"
+printf '%s' "$ok" > "$tmp/side/call.json"
+printf '%s' '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}' > "$tmp/side/call.request.json"
+chmod -R a+rX "$tmp/side"
+chmod 000 "$tmp/side/call.request.json"
+run "$tmp/side"
+check "unreadable sidecar: a warning on the record" grep -q 'request sidecar call.request.json could not be read (Permission denied)' "$tmp/out"
+run "$tmp/side/call.json"
+check "unreadable sidecar, file given: the same warning" grep -q 'request sidecar call.request.json could not be read' "$tmp/out"
+
 run "$tmp/walk/nothing-here.json"
 check "missing file: still 'no such file or folder'" grep -q "no such file or folder" "$tmp/err"
 finish
