@@ -516,7 +516,13 @@ class Pipeline {
         std::size_t local = 0;
         auto [ptr, ec] = std::from_chars(begin, end, local);
         if (ec == std::errc()) {
-          r.source = name + '#' + std::to_string(log_offset_ + local) + std::string(ptr, end);
+          // In place: "name#" stays, the number is rewritten, a "[k]" after it kept.
+          char digits[24];
+          const auto written = std::to_chars(digits, digits + sizeof digits, log_offset_ + local).ptr;
+          const std::string after(ptr, end);
+          r.source.resize(name.size() + 1);
+          r.source.append(digits, written);
+          r.source += after;
         }
       }
       if (wrapped && r.format == "jsonrpc-messages") r.format = "exchange-log";

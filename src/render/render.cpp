@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <iterator>
 #include <optional>
 
@@ -191,11 +192,56 @@ void append_jsonl(std::string& out, const Record& r) {
   append_jsonl_tail(out, r);
 }
 
+namespace {
+
+/// `"source":"…",` for sources "NAME#N" of one input, on the main thread once per record: the
+/// escaped "NAME#" is kept while the name stays the same. Only a name that needs no redaction
+/// and is UTF-8 is kept; then "NAME#" + digits (and "[k]") needs none either, as no credential
+/// rule fires on '#', digits or brackets (detail::may_hold_credential), and the rest is
+/// escaped as append_kv would.
+void append_source(std::string& out, std::string_view source) {
+  struct Kept {
+    std::string prefix;   ///< "NAME#"
+    std::string escaped;  ///< its JSON escape, or "" when it may not be kept
+  };
+  thread_local Kept kept;
+  const std::size_t hash = source.rfind('#');
+  if (hash != std::string_view::npos) {
+    const std::string_view prefix = source.substr(0, hash + 1);
+    const std::string_view rest = source.substr(hash + 1);
+    const bool plain_rest = !rest.empty() && std::all_of(rest.begin(), rest.end(), [](char ch) {
+      return (ch >= '0' && ch <= '9') || ch == '[' || ch == ']';
+    });
+    if (plain_rest) {
+      if (prefix != kept.prefix) {
+        kept.prefix.assign(prefix);
+        kept.escaped.clear();
+        if (append_plain_escaped(kept.escaped, prefix) && !detail::may_hold_credential(prefix)) {
+          // kept as escaped
+        } else {
+          kept.escaped.clear();
+        }
+      }
+      if (!kept.escaped.empty()) {
+        out += "\"source\":\"";
+        out += kept.escaped;
+        out += rest;
+        out += '"';
+        return;
+      }
+    }
+  }
+  append_kv(out, "\"source\":\"", source);
+}
+
+}  // namespace
+
 void append_jsonl_head(std::string& out, const Record& r) {
   out += "{\"schema\":";
-  fmt::format_to(std::back_inserter(out), "{}", kSchemaVersion);
+  char digits[16];
+  out.append(digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, kSchemaVersion).ptr - digits));
   out += ',';
-  append_kv(out, "\"source\":\"", r.source);
+  append_source(out, r.source);
   out += ',';
   append_kv(out, "\"format\":\"", r.format);
   out += ',';

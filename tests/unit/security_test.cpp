@@ -86,6 +86,31 @@ TEST_F(Redaction, UnrecognisedInputPreviewIsRedactedBeforeEscaping) {
   }
 }
 
+// The record head keeps the escaped "NAME#" of the last source (session 4, main-thread speed):
+// whatever the order, each head must read as append_kv of the whole source would.
+TEST_F(Redaction, RecordHeadSourcesAreRedactedAndEscapedWhole) {
+  const std::vector<std::string> sources = {"log.jsonl#1", "log.jsonl#2", "log.jsonl#3[0]", "Bearer abc#1",
+                                            "Bearer abc#2", "log.jsonl#4", "caf\xc3\xa9#1", "bad\xff#1",
+                                            "bad\xff#2", "q\"uote#7", "token=x#3", "no-number#", "plain"};
+  for (int round = 0; round < 2; ++round) {
+    for (const std::string& source : sources) {
+      Record r;
+      r.source = source;
+      r.format = "exchange-log";
+      std::string head;
+      append_jsonl_head(head, r);
+      std::string expected = "\"source\":\"" + json_escape(redact(source)) + "\"";
+      if (!is_valid_utf8(source)) expected += ",\"source_bytes\":";
+      EXPECT_NE(head.find(expected), std::string::npos) << source << "\n" << head;
+    }
+  }
+  Record r;
+  r.source = "Bearer abc#9";
+  std::string head;
+  append_jsonl_head(head, r);
+  EXPECT_EQ(head.find("abc"), std::string::npos) << head;
+}
+
 TEST_F(Redaction, FreeTextParametersJsonMembersAndUserinfo) {
   EXPECT_EQ(redact("GET /mcp?access_token=abc&x=1"), "GET /mcp?access_token=[REDACTED]&x=1");
   EXPECT_EQ(redact("session_token=abc password=hunter2"), "session_token=[REDACTED] password=[REDACTED]");
