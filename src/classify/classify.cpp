@@ -1080,13 +1080,13 @@ class Classifier {
             fmt::format("content item {} has no string \"type\"", i), ip() + "/type");
         return;
       }
-      static constexpr std::array<std::string_view, 2> kText{"text"}, kMedia{"data", "mimeType"},
-          kLink{"uri", "name"}, kResource{"resource"};
+      static constexpr std::array<std::string_view, 1> kText{"text"}, kResource{"resource"};
+      static constexpr std::array<std::string_view, 2> kMedia{"data", "mimeType"}, kLink{"uri", "name"};
       std::span<const std::string_view> required;
-      if (*type == "text") required = std::span(kText).first(1);
+      if (*type == "text") required = kText;
       else if (*type == "image" || *type == "audio") required = kMedia;
       else if (*type == "resource_link" && v >= kV20250618) required = kLink;
-      else if (*type == "resource") required = std::span(kResource).first(1);
+      else if (*type == "resource") required = kResource;
       else {
         set(c, Outcome::INVALID_TOOL_RESULT, "content_type_unknown",
             fmt::format("content item {} has type \"{}\", not a content block type of {}", i, clip(*type), v), ip() + "/type");
