@@ -321,12 +321,6 @@ class JsonLinesReader {
     if (!stream_.empty() && line_no - stream_first_line_ > kPairWindowLines) flush_stream();
   }
 
-  /// With more lines to follow and some waiting: keeps the exchanges before the first one still
-  /// waiting (they are final: nothing after them can change them), and sets consumed_ to the
-  /// start of that exchange's line and carry_skip_ to the later lines already read into kept
-  /// exchanges (their replies). Gives up (reads on as before, consumed_ 0) where the lines are
-  /// not that simple: events or server requests waiting, a kept exchange with joined events on
-  /// the lines to read again, an exchange after the first waiting one that starts before it.
   /// Where a read that stops early ends: the entries kept, the first line to read again, and
   /// the lines among those to read as blank.
   struct Cut {
@@ -801,7 +795,6 @@ class JsonLinesReader {
   /// stream of the one open request if there is exactly one, else an exchange of their own.
   void flush_stream() {
     if (!stream_.empty()) {
-      // Events whose response never came: the stream of the one open request, if there is one.
       std::optional<std::size_t> owner;
       std::size_t requests = 0;
       for (std::size_t i : open_) {

@@ -598,8 +598,8 @@ class Pipeline {
     carry_ = std::move(joined.data);  // read again from the same line, with the same lines skipped
   }
 
-  /// A block read up to its last line after which nothing waited: its records go out, and the
-  /// lines after that point wait for the next block (only they are read again).
+  /// A block read only up to a cut (LinesBlock::consumed): its records go out, and the lines
+  /// from the cut on wait for the next block (only they are read again, carry_skip_ read blank).
   void deliver_part(Unit& u) {
     carry_.assign(u.data, u.consumed);
     carry_first_line_ = u.first_line + u.consumed_lines;

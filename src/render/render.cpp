@@ -58,6 +58,12 @@ bool append_plain_escaped(std::string& out, std::string_view s) {
   static constexpr std::array<unsigned char, 256> kUtf8 = kClasses(true);
   const std::array<unsigned char, 256>* cls = &kAscii;
   const bool redacting = redaction_enabled();
+  // White space (a space, or an escaped tab or line end) fires only after "basic" or "bearer"
+  // (credential_trigger), so only a 'c' or an 'r' before it is worth the call: the commonest byte.
+  auto ends_scheme = [&](std::size_t i) {
+    return redacting && i >= 5 && ((s[i - 1] | 0x20) == 'c' || (s[i - 1] | 0x20) == 'r') &&
+           detail::credential_trigger(s, i);
+  };
   const std::size_t start = out.size();
   const std::size_t n = s.size();
   std::size_t run = 0;
@@ -68,10 +74,7 @@ bool append_plain_escaped(std::string& out, std::string_view s) {
     const auto c = static_cast<unsigned char>(s[i]);
     switch ((*cls)[c]) {
       case kSpace:
-        // The commonest trigger: a space fires only after "basic" or "bearer" (credential_trigger),
-        // so only a 'c' or an 'r' before it is worth the call.
-        if (redacting && i >= 5 && ((s[i - 1] | 0x20) == 'c' || (s[i - 1] | 0x20) == 'r') &&
-            detail::credential_trigger(s, i)) {
+        if (ends_scheme(i)) {
           out.resize(start);
           return false;
         }
@@ -93,9 +96,7 @@ bool append_plain_escaped(std::string& out, std::string_view s) {
         cls = &kUtf8;
         continue;
       default:
-        // An escaped byte: white space among them (tab, line ends) may end `basic`/`bearer` too.
-        if (c >= '\t' && c <= '\r' && redacting && i >= 5 && ((s[i - 1] | 0x20) == 'c' || (s[i - 1] | 0x20) == 'r') &&
-            detail::credential_trigger(s, i)) {
+        if (c >= '\t' && c <= '\r' && ends_scheme(i)) {  // escaped white space
           out.resize(start);
           return false;
         }
@@ -214,13 +215,10 @@ void append_source(std::string& out, std::string_view source) {
     });
     if (plain_rest) {
       if (prefix != kept.prefix) {
+        // append_plain_escaped refuses text that is not UTF-8 or that a redaction rule may change.
         kept.prefix.assign(prefix);
         kept.escaped.clear();
-        if (append_plain_escaped(kept.escaped, prefix) && !detail::may_hold_credential(prefix)) {
-          // kept as escaped
-        } else {
-          kept.escaped.clear();
-        }
+        if (!append_plain_escaped(kept.escaped, prefix)) kept.escaped.clear();
       }
       if (!kept.escaped.empty()) {
         out += "\"source\":\"";
