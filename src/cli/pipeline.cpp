@@ -22,6 +22,7 @@
 
 #include "cli/read_limited.hpp"
 #include "json/dom.hpp"
+#include "mcptriage/session.hpp"
 
 namespace mcptriage::cli {
 
@@ -503,27 +504,45 @@ class Pipeline {
     consume_(Batch{input, std::move(error), std::move(records), first});
   }
 
+  /// Moves `source` ("NAME#k", maybe "[i]" after it) of the log named `name` on by `offset`
+  /// exchanges, in place; any other text is left alone.
+  static void renumber(std::string& source, const std::string& name, std::size_t offset) {
+    if (offset == 0 || source.size() <= name.size() || source.compare(0, name.size(), name) != 0 ||
+        source[name.size()] != '#') {
+      return;
+    }
+    const char* begin = source.data() + name.size() + 1;
+    const char* end = source.data() + source.size();
+    std::size_t local = 0;
+    auto [ptr, ec] = std::from_chars(begin, end, local);
+    if (ec != std::errc()) return;
+    // In place: "name#" stays, the number is rewritten, a "[k]" after it kept.
+    char digits[24];
+    const auto written = std::to_chars(digits, digits + sizeof digits, offset + local).ptr;
+    const std::string after(ptr, end);
+    source.resize(name.size() + 1);
+    source.append(digits, written);
+    source += after;
+  }
+
   /// Records of a block read apart carry the block's own numbering: move it on by the exchanges
-  /// already delivered, and name the format as one read of the whole log would.
+  /// already delivered (the record's source and the sources its session facts cite: a tools/list
+  /// result's tool definitions), and name the format as one read of the whole log would.
   void deliver_block(Unit& u) {
     const std::string& name = inputs_[u.input].name;
     const bool wrapped = log_wrapped_ || u.wrapped;
+    std::shared_ptr<const SessionFacts> facts_read;  // the batch's facts as read, and renumbered
+    std::shared_ptr<const SessionFacts> facts_renumbered;
     for (Record& r : u.records) {
-      if (log_offset_ > 0 && r.source.size() > name.size() && r.source.compare(0, name.size(), name) == 0 &&
-          r.source[name.size()] == '#') {
-        const char* begin = r.source.data() + name.size() + 1;
-        const char* end = r.source.data() + r.source.size();
-        std::size_t local = 0;
-        auto [ptr, ec] = std::from_chars(begin, end, local);
-        if (ec == std::errc()) {
-          // In place: "name#" stays, the number is rewritten, a "[k]" after it kept.
-          char digits[24];
-          const auto written = std::to_chars(digits, digits + sizeof digits, log_offset_ + local).ptr;
-          const std::string after(ptr, end);
-          r.source.resize(name.size() + 1);
-          r.source.append(digits, written);
-          r.source += after;
+      renumber(r.source, name, log_offset_);
+      if (log_offset_ > 0 && r.facts && !r.facts->tools.empty()) {
+        if (r.facts != facts_read) {  // the records of one batch reply share their facts
+          facts_read = r.facts;
+          auto copy = std::make_shared<SessionFacts>(*r.facts);
+          for (ToolDefinition& t : copy->tools) renumber(t.source, name, log_offset_);
+          facts_renumbered = std::move(copy);
         }
+        r.facts = facts_renumbered;
       }
       if (wrapped && r.format == "jsonrpc-messages") r.format = "exchange-log";
     }
