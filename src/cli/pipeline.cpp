@@ -139,7 +139,13 @@ class Pipeline {
  public:
   Pipeline(const std::vector<PipelineInput>& inputs, const PipelineOptions& options, const FlagsFor& flags_for,
            const RecordsOf& records_of, const std::function<void(Batch&&)>& consume)
-      : inputs_(inputs), options_(options), flags_for_(flags_for), records_of_(records_of), consume_(consume) {}
+      : inputs_(inputs),
+        options_(options),
+        flags_for_(flags_for),
+        records_of_(records_of),
+        consume_(consume),
+        block_size_(options.block_size != 0 ? options.block_size : default_block_size(options.jobs)),
+        whole_file_max_(options.block_size != 0 ? options.block_size : default_block_size(2)) {}
 
   void run() {
     if (options_.jobs <= 1) {
@@ -154,13 +160,13 @@ class Pipeline {
     // finds the next block ready while the consumer waits for an earlier one (--jobs 2 on the
     // benchmark log: 0.84 s with one block ahead, 0.75 s with three). A processed block holds its
     // records too, about its own size again (peak RSS, docs/performance.md).
-    const std::size_t max_bytes = (std::size_t{options_.jobs} + 3) * (options_.block_size + 4096);
+    const std::size_t max_bytes = (std::size_t{options_.jobs} + 3) * (block_size_ + 4096);
     std::vector<std::jthread> workers;
     workers.reserve(options_.jobs);
     for (unsigned k = 0; k < options_.jobs; ++k) workers.emplace_back([this] { work(); });
     std::jthread producer([this, max_units, max_bytes] {
       produce([this, max_units, max_bytes](std::unique_ptr<Unit> u) {
-        u->weight = u->size_now(options_.block_size);
+        u->weight = u->size_now(block_size_);
         std::unique_lock lock(mutex_);
         space_.wait(lock, [&] {
           return stop_ || queue_.empty() || (queue_.size() < max_units && queued_bytes_ + u->weight <= max_bytes);
@@ -209,6 +215,10 @@ class Pipeline {
   const FlagsFor& flags_for_;
   const RecordsOf& records_of_;
   const std::function<void(Batch&&)>& consume_;
+  const std::size_t block_size_;  ///< JSON Lines logs are read in blocks of about this size
+  /// Files up to this size are read whole (by a worker); larger ones go through produce_stream.
+  /// The same for any `jobs` by default (512 KiB), so that only the block size depends on it.
+  const std::size_t whole_file_max_;
 
   // Shared between the threads (jobs > 1).
   std::mutex mutex_;
@@ -234,7 +244,7 @@ class Pipeline {
   }
 
   void give_back(std::string& s) {
-    if (s.capacity() < options_.block_size) return;
+    if (s.capacity() < block_size_) return;
     std::lock_guard lock(pool_mutex_);
     if (pool_.size() < std::size_t{options_.jobs} + 2) pool_.push_back(std::move(s));
   }
@@ -272,7 +282,7 @@ class Pipeline {
       if (!path.empty()) {
         struct stat st {};
         if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-            static_cast<std::size_t>(st.st_size) <= options_.block_size) {
+            static_cast<std::size_t>(st.st_size) <= whole_file_max_) {
           auto u = std::make_unique<Unit>();
           u->kind = Unit::Kind::file;
           u->input = i;
@@ -325,7 +335,7 @@ class Pipeline {
         if (fd != STDIN_FILENO) ::close(fd);
       }
     } closer{fd};
-    const std::size_t block = options_.block_size;
+    const std::size_t block = block_size_;
     const std::size_t limit = options_.capture.max_input;
     std::string buf;
     buf.reserve(block + json::kPadding);  // room for simdjson's padding after the first block
@@ -635,6 +645,8 @@ void run_pipeline(const std::vector<PipelineInput>& inputs, const PipelineOption
                   const RecordsOf& records_of, const std::function<void(Batch&&)>& consume) {
   Pipeline(inputs, options, flags_for, records_of, consume).run();
 }
+
+std::size_t default_block_size(unsigned jobs) { return jobs <= 1 ? std::size_t{1} << 17 : std::size_t{1} << 19; }
 
 unsigned default_jobs() {
   cpu_set_t set;
