@@ -319,6 +319,7 @@ int main(int argc, char** argv) {
     if (fs::is_directory(st)) {
       std::vector<std::string> files;
       std::unordered_set<std::string> sidecars;  // the request sidecars the walk found
+      std::vector<std::pair<std::string, const char*>> skipped;  // (path, why): noted after the walk
       // Folder by folder, so that a folder that cannot be read is an input error of its own (exit
       // 3) and the walk goes on; recursive_directory_iterator could only skip it silently or
       // stop. Symbolic links to folders are not followed (as that iterator's default).
@@ -340,6 +341,13 @@ int main(int argc, char** argv) {
             break;
           }
           std::error_code fec;
+          // Hidden files and folders (".git", ".gitattributes", ".DS_Store") are version control
+          // and desktop files, not captures, as in other tools that walk folders: a note each,
+          // and a hidden folder is not entered. A hidden path given as an argument is read.
+          if (const std::string name = it->path().filename().string(); name.starts_with('.')) {
+            skipped.emplace_back(it->path().string(), it->is_directory(fec) ? "hidden folder" : "hidden file");
+            continue;
+          }
           if (it->is_directory(fec) && !it->is_symlink(fec)) {
             folders.push_back(it->path());
             continue;
@@ -350,8 +358,7 @@ int main(int argc, char** argv) {
             continue;
           }
           if (is_not_capture(it->path())) {
-            std::cerr << "mcptriage: note: skipped " << escape_terminal(it->path().string())
-                      << " (documentation or manifest, not a capture)\n";
+            skipped.emplace_back(it->path().string(), "documentation or manifest, not a capture");
             continue;
           }
           files.push_back(it->path().string());
@@ -360,13 +367,19 @@ int main(int argc, char** argv) {
       // In the order of fs::path's comparison (component by component: "a/b" before "a-b"),
       // compared as strings with the separator lowest: path::compare splits both paths into
       // components at every call, 14% of the run for a folder of 2,000 captures.
-      std::sort(files.begin(), files.end(), [](const std::string& x, const std::string& y) {
+      auto path_less = [](const std::string& x, const std::string& y) {
         const std::size_t n = std::min(x.size(), y.size());
         const std::size_t at = static_cast<std::size_t>(std::mismatch(x.begin(), x.begin() + n, y.begin()).first - x.begin());
         if (at == n) return x.size() < y.size();
         auto key = [](char ch) { return ch == '/' ? 0 : static_cast<int>(static_cast<unsigned char>(ch)) + 1; };
         return key(x[at]) < key(y[at]);
-      });
+      };
+      std::sort(files.begin(), files.end(), path_less);
+      // The notes in the same order (directory order differs between file systems).
+      std::sort(skipped.begin(), skipped.end(), [&](const auto& x, const auto& y) { return path_less(x.first, y.first); });
+      for (const auto& [path, why] : skipped) {
+        std::cerr << "mcptriage: note: skipped " << escape_terminal(path) << " (" << why << ")\n";
+      }
       if (files.empty() && !walk_failed) input_error(arg, "folder holds no capture files");
       for (auto& f : files) {
         std::string side_name;
