@@ -103,6 +103,32 @@ bool sensitive_param(std::string_view name) {
   return false;
 }
 
+/// A byte of a URL parameter name (RFC 3986 unreserved, and '%' of a percent-encoding).
+bool is_param_char(char c) { return is_alnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '%'; }
+
+/// The byte before a URL parameter in free text: the query's '?', the fragment's '#', or a
+/// separator ('&', ';').
+bool is_param_separator(char c) { return c == '?' || c == '&' || c == '#' || c == ';'; }
+
+/// Longest parameter name looked at in free text (a longer one is not a credential rule's).
+constexpr std::size_t kParamNameMax = 64;
+
+/// sensitive_param() of `name` in any case, without a copy for names up to kParamNameMax.
+bool sensitive_param_any_case(std::string_view name) {
+  if (name.empty() || name.size() > kParamNameMax) return false;
+  char buf[kParamNameMax];
+  for (std::size_t k = 0; k < name.size(); ++k) buf[k] = lower(name[k]);
+  return sensitive_param(std::string_view(buf, name.size()));
+}
+
+/// Whether the '=' at `eq` in free text ends a URL parameter name with a credential value: the
+/// name follows a '?', '&', '#' or ';' (a URL or query string quoted in a message).
+bool url_param_credential(std::string_view s, std::size_t eq) {
+  std::size_t k = eq;
+  while (k > 0 && eq - k < kParamNameMax && is_param_char(s[k - 1])) --k;
+  return k > 0 && k < eq && is_param_separator(s[k - 1]) && sensitive_param_any_case(s.substr(k, eq - k));
+}
+
 /// Header names that are credentials whole, as spelled in free text before a colon.
 constexpr std::array<std::string_view, 7> kSecretHeaders = {
     "proxy-authorization:", "authorization:", "set-cookie:", "cookie:", "x-api-key:", "api-key:", "x-auth-token:"};
@@ -215,7 +241,7 @@ bool credential_trigger(std::string_view s, std::size_t i) {
       while (k > 0 && is_space(s[k - 1])) --k;
       return k > 0 && s[k - 1] == '"' && credential_suffix(s, k - 1, true);
     }
-    case '=': return credential_suffix(s, i);
+    case '=': return credential_suffix(s, i) || url_param_credential(s, i);
     default: return false;
   }
 }
@@ -267,7 +293,7 @@ void append_redacted_scan(std::string& out, std::string_view s) {
   auto word_at = [&](std::size_t i) { return (i == 0 || !is_alnum(s[i - 1])) && pair_at(kWordPairs, i); };
   auto interesting = [&](std::size_t i) {
     return word_at(i) || (s[i] == '"' && pair_at(kMemberPairs, i + 1)) ||
-           (s[i] == ':' && i + 2 < s.size() && s[i + 1] == '/' && s[i + 2] == '/');
+           (s[i] == ':' && i + 2 < s.size() && s[i + 1] == '/' && s[i + 2] == '/') || is_param_separator(s[i]);
   };
   for (std::size_t i = 0; i < s.size();) {
     const bool boundary = word_at(i);
@@ -360,15 +386,30 @@ void append_redacted_scan(std::string& out, std::string_view s) {
         break;
       }
     }
-    // `scheme://user:password@host`: the password.
+    // A URL's `?code=...`, `&sig=...`, `#access_token=...` in free text: the parameters
+    // redact_url() hides (sensitive_param), after a '?', '&', '#' or ';'.
+    if (!done && is_param_separator(s[i])) {
+      std::size_t eq = i + 1;
+      while (eq < s.size() && eq - (i + 1) < kParamNameMax && is_param_char(s[eq])) ++eq;
+      if (eq < s.size() && s[eq] == '=' && sensitive_param_any_case(s.substr(i + 1, eq - i - 1))) {
+        out.append(s.substr(i, eq + 1 - i));
+        out += kRedacted;
+        i = token_end(s, eq + 1);
+        done = true;
+      }
+    }
+    // `scheme://user:password@host`: the password; `scheme://TOKEN@host` (a token as the user
+    // name, no password): the user part whole, as redact_url() does.
     if (!done && s[i] == ':' && i + 2 < s.size() && s[i + 1] == '/' && s[i + 2] == '/') {
       const std::size_t auth = i + 3;
       std::size_t end = auth;
-      while (end < s.size() && !is_space(s[end]) && s[end] != '/' && s[end] != '?' && s[end] != '#' && s[end] != '@')
+      while (end < s.size() && !is_space(s[end]) && s[end] != '/' && s[end] != '?' && s[end] != '#' && s[end] != '@' &&
+             s[end] != '"' && s[end] != '\\')
         ++end;
       const std::size_t colon = s.substr(auth, end - auth).find(':');
-      if (end < s.size() && s[end] == '@' && colon != std::string_view::npos) {
-        out.append(s.substr(i, 3 + colon + 1));
+      if (end < s.size() && s[end] == '@' && end > auth) {
+        const std::size_t kept = colon != std::string_view::npos ? 3 + colon + 1 : 3;
+        out.append(s.substr(i, kept));
         out += kRedacted;
         out += '@';
         i = end + 1;

@@ -121,8 +121,26 @@ TEST_F(Redaction, FreeTextParametersJsonMembersAndUserinfo) {
   EXPECT_EQ(redact("plain text, no secret: 42"), "plain text, no secret: 42");
 }
 
+TEST_F(Redaction, UrlParametersAndLoneUserInFreeText) {
+  // security.md: the URL parameters redact_url() hides are hidden in free text too, after the
+  // query's '?', the fragment's '#' or a separator (new-user trial, session 5: code=, sig=,
+  // auth=, session=, jwt=, pwd=, pass= in an error message were printed).
+  EXPECT_EQ(redact("callback failed: https://app.example/cb?state=x&code=C1&sig=C6&auth=C7&session=C8&jwt=C9&pwd=D1&pass=D2"),
+            "callback failed: https://app.example/cb?state=x&code=[REDACTED]&sig=[REDACTED]&auth=[REDACTED]&"
+            "session=[REDACTED]&jwt=[REDACTED]&pwd=[REDACTED]&pass=[REDACTED]");
+  EXPECT_EQ(redact("see /cb#id=1&Access_Token=T1;X-Amz-Signature=S1 now"),
+            "see /cb#id=1&Access_Token=[REDACTED];X-Amz-Signature=[REDACTED] now");
+  EXPECT_EQ(redact("query a=b&client_key=K&page=2"), "query a=b&client_key=[REDACTED]&page=2");
+  // a URL's lone user name is a token (redact_url does the same)
+  EXPECT_EQ(redact("clone https://ghp_TOKEN@github.com/x failed"), "clone https://[REDACTED]@github.com/x failed");
+  // not parameters: no separator before the name, or a name that is no credential
+  EXPECT_EQ(redact("code=200 page?sort=asc&order=desc#top"), "code=200 page?sort=asc&order=desc#top");
+  EXPECT_EQ(redact("mail ann@example.com at https://example.com/a@b"), "mail ann@example.com at https://example.com/a@b");
+}
+
 TEST_F(Redaction, IsIdempotent) {
-  for (std::string_view s : {"Bearer abc", "Cookie: a=b", "x?token=1&code=2", "https://u:p@h/", "Mcp-Session-Id: 0123456789"}) {
+  for (std::string_view s : {"Bearer abc", "Cookie: a=b", "x?token=1&code=2", "https://u:p@h/", "Mcp-Session-Id: 0123456789",
+                             "u?sig=1#jwt=2;pass=3", "https://TOKEN@h/"}) {
     EXPECT_EQ(redact(redact(s)), redact(s)) << s;
   }
 }
@@ -183,7 +201,8 @@ TEST_F(Redaction, FilterNeverHidesWhatTheScanWouldChange) {
       "Set-",    "proxy-",  "x-",        "auth",    "Authorization", "mcp-session-", "id", "ID", "password",
       "passwd",  "secret",  "client_",   "session", "apikey",   "https",   "user",        "a",       "1",
       ";",       "&",       "\\",      "\n",     "refresh_", "id_",     "{",           "}",       "x",
-      "\t",      "\r",      "\x0b",     "\x0c"};
+      "\t",      "\r",      "\x0b",     "\x0c",   "?",        "#",       "code",        "sig",     "jwt",
+      "pwd",     "pass",    "%"};
   std::mt19937 rng(20261130);
   std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
   std::uniform_int_distribution<int> length(1, 12);
@@ -215,7 +234,7 @@ TEST_F(Redaction, RenderedFieldsMatchRedactThenEscape) {
       "Bearer ", "token=", "password", "\": \"", "://", "u:p@", "Cookie: ", "a", " ",  ":", "=",
       "\"",     "\\",   "\n",      "\t",      "\x01", "\x7f", "caf\xc3\xa9", "\xe2\x80\xa6",
       "\xff",   "\xc3",  "mcp-session-id: ", "0123456789abcdef", "x", "1", "Bearer\t", "basic\n",
-      "\r", "\x0b", "X-API-Key:\t", "\"password\":\t\""};
+      "\r", "\x0b", "X-API-Key:\t", "\"password\":\t\"", "?code=", "&sig=", "#jwt=", "https://", "@"};
   std::mt19937 rng(7);
   std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
   std::uniform_int_distribution<int> length(0, 10);
