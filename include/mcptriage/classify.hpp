@@ -46,6 +46,15 @@ Layer layer_of(Outcome o);
 /// Parses the text given to `--id`: a JSON integer or a JSON string (`'"1"'`).
 std::optional<JsonRpcId> parse_id_flag(std::string_view text);
 
+/// Whether `v` has the form of an MCP protocol version: a date, `YYYY-MM-DD` (MCP basic
+/// §Versioning: "the version format is YYYY-MM-DD"). Rules are chosen by comparing versions as
+/// text, so a value of another form (`2025-6-18`, `latest`) would pick rules at random.
+bool is_protocol_version(std::string_view v);
+
+/// Whether `v` is a published MCP protocol version (2024-11-05, 2025-03-26, 2025-06-18,
+/// 2025-11-25, 2026-07-28). Another well-formed date gets the rules of the latest version before it.
+bool is_known_protocol_version(std::string_view v);
+
 /// Where the method came from (classification.md §Request context).
 enum class MethodSource { request, flag, inferred };
 std::string_view to_string(MethodSource s);

@@ -294,7 +294,7 @@ bool apply_request(const RequestSummary& s, Context& ctx, MethodSource source, R
     ctx.notification = true;
   }
   ctx.kind_known = true;
-  if (s.protocol_version) {
+  if (s.protocol_version && is_protocol_version(*s.protocol_version)) {  // else the request is judged without it
     ctx.version = *s.protocol_version;
     ctx.version_source = "request";
   }
@@ -318,8 +318,13 @@ Context build_context(const Exchange& ex, const ContextFlags& flags, std::vector
   if (ex.request) {
     if (auto sid = find_header(ex.request->headers, "mcp-session-id")) ctx.session_id_sent = !sid->empty();
     if (auto v = find_header(ex.request->headers, "mcp-protocol-version")) {
-      ctx.version = std::string(*v);
-      ctx.version_source = "request";
+      if (is_protocol_version(*v)) {
+        ctx.version = std::string(*v);
+        ctx.version_source = "request";
+      } else {
+        warnings.push_back(fmt::format(
+            "the request's MCP-Protocol-Version header \"{}\" is not a protocol version (YYYY-MM-DD): ignored", *v));
+      }
     }
     if (ex.request->summary) {
       from_capture = apply_request(*ex.request->summary, ctx, MethodSource::request, along);
@@ -1125,7 +1130,7 @@ class Classifier {
       }
     }
     if (auto sc = field(result, "structuredContent")) {
-      if ((v == kV20250618 || v == kV20251125) && !is_object(*sc)) {
+      if (v >= kV20250618 && v < kV20260728 && !is_object(*sc)) {  // versions compare as dates
         set(c, Outcome::INVALID_TOOL_RESULT, "structured_content_not_object",
             fmt::format("\"structuredContent\" is {}; before 2026-07-28 it must be an object", type_name(*sc)),
             ptr + "/structuredContent");

@@ -151,4 +151,21 @@ std::optional<JsonRpcId> parse_id_flag(std::string_view text) {
   return JsonRpcId{JsonRpcId::Kind::integer, std::to_string(value)};
 }
 
+bool is_protocol_version(std::string_view v) {
+  if (v.size() != 10 || v[4] != '-' || v[7] != '-') return false;
+  for (std::size_t k : {0, 1, 2, 3, 5, 6, 8, 9}) {
+    if (v[k] < '0' || v[k] > '9') return false;
+  }
+  const int month = (v[5] - '0') * 10 + (v[6] - '0');
+  const int day = (v[8] - '0') * 10 + (v[9] - '0');
+  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
+bool is_known_protocol_version(std::string_view v) {
+  for (std::string_view known : {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}) {
+    if (v == known) return true;
+  }
+  return false;
+}
+
 }  // namespace mcptriage

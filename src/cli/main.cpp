@@ -222,7 +222,20 @@ int main(int argc, char** argv) {
     }
   }
   if (!opt.method.empty()) flags.method = opt.method;
-  if (!opt.protocol_version.empty()) flags.protocol_version = opt.protocol_version;
+  if (app.count("--protocol-version") > 0) {
+    // Rules are picked by comparing versions as text: `2025-6-18` or `latest` would pick some.
+    if (!is_protocol_version(opt.protocol_version)) {
+      std::cerr << "mcptriage: error: --protocol-version " << escape_terminal(opt.protocol_version)
+                << " is not a protocol version: write a date YYYY-MM-DD such as 2025-11-25\n";
+      return kUsage;
+    }
+    if (!is_known_protocol_version(opt.protocol_version)) {
+      std::cerr << "mcptriage: note: --protocol-version " << opt.protocol_version
+                << " is not a published MCP version (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28): "
+                   "the rules of the latest one before it apply\n";
+    }
+    flags.protocol_version = opt.protocol_version;
+  }
   if (!opt.request_file.empty()) {
     auto body = read_file(opt.request_file);
     if (!body) {
