@@ -188,6 +188,13 @@ Parsed parse_json(simdjson::dom::parser& parser, std::string_view text, bool pad
     return p;
   }
   p.detail = fmt::format("not valid JSON: {}", simdjson::error_message(err));
+  if (text.starts_with("\xEF\xBB\xBF")) {
+    // simdjson says "improper structure"; the cause is the byte order mark.
+    p.reason = "invalid_json";
+    p.detail = "the body starts with a UTF-8 byte order mark (EF BB BF): JSON sent over a network must not "
+               "(RFC 8259 §8.1), and clients such as JSON.parse reject it";
+    return p;
+  }
   switch (err) {
     case simdjson::EMPTY: p.reason = "empty_json"; p.detail = "no JSON value in the body"; return p;
     case simdjson::UTF8_ERROR: p.reason = "invalid_utf8"; return p;
