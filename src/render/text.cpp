@@ -111,6 +111,21 @@ std::string to_valid_utf8(std::string_view s) {
   return out;
 }
 
+namespace {
+
+/// The bidirectional formatting control (U+061C, U+200E, U+200F, U+202A..U+202E,
+/// U+2066..U+2069; Unicode UAX #9) encoded in the `n` bytes at `i`, or 0.
+char32_t bidi_control(std::string_view s, std::size_t i, std::size_t n) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  if (n == 2) return b(0) == 0xD8 && b(1) == 0x9C ? U'\u061C' : 0;
+  if (n != 3 || b(0) != 0xE2) return 0;
+  const char32_t cp = 0x2000 + ((b(1) & 0x3Fu) << 6) + (b(2) & 0x3Fu);
+  const bool bidi = cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+  return bidi ? cp : 0;
+}
+
+}  // namespace
+
 std::string escape_terminal(std::string_view s) {
   std::string out;
   out.reserve(s.size());
@@ -142,6 +157,11 @@ std::string escape_terminal(std::string_view s) {
       unsigned char cp = static_cast<unsigned char>(s[i + 1]);
       out += kHex[cp >> 4];
       out += kHex[cp & 0xF];
+    } else if (const char32_t cp = bidi_control(s, i, n); cp != 0) {
+      // Bidirectional formatting controls reorder the rest of the line on screen (a capture's
+      // U+202E could make a row read backwards; "Trojan Source", CVE-2021-42574): shown escaped.
+      out += "\\u";
+      for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(cp >> shift) & 0xF];
     } else {
       out.append(s.substr(i, n));
     }

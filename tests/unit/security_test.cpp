@@ -441,3 +441,18 @@ TEST(FuzzRegression, JsonLinesBlockWiseGivesWhatOneReadGives) {
     EXPECT_EQ(a.response.status, (*whole)[i].response.status);
   }
 }
+
+// --- Terminals -----------------------------------------------------------------------------
+
+TEST(Terminal, ControlsAndBidirectionalFormattingAreEscaped) {
+  EXPECT_EQ(escape_terminal("a\x1b[31mb\x7f"), "a\\x1b[31mb\\x7f");
+  EXPECT_EQ(escape_terminal("c1 \xc2\x9b"), "c1 \\u009b");
+  // U+202E (right-to-left override) would show the rest of a table row reversed; U+2066..U+2069
+  // isolates, U+200E/U+200F marks and U+061C too (new-user trial, session 5).
+  EXPECT_EQ(escape_terminal("id \xe2\x80\xae" "cba"), "id \\u202ecba");
+  EXPECT_EQ(escape_terminal("\xe2\x81\xa6x\xe2\x81\xa9 \xe2\x80\x8e\xe2\x80\x8f \xd8\x9c \xe2\x80\xaa"),
+            "\\u2066x\\u2069 \\u200e\\u200f \\u061c \\u202a");
+  // other characters stay: an em dash, U+2028, CJK, an accented letter, an emoji
+  EXPECT_EQ(escape_terminal("\xe2\x80\x94 \xe2\x80\xa8 \xe6\x9d\xb1 caf\xc3\xa9 \xf0\x9f\x98\x80"),
+            "\xe2\x80\x94 \xe2\x80\xa8 \xe6\x9d\xb1 caf\xc3\xa9 \xf0\x9f\x98\x80");
+}
