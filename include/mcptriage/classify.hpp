@@ -64,6 +64,8 @@ struct ContextFlags {
   std::optional<JsonRpcId> id;               ///< `--id`
   std::optional<std::string> method;         ///< `--method`
   std::optional<std::string> request_body;   ///< `--request FILE` contents (a JSON-RPC request)
+  /// What messages call request_body: "" for "--request file", else e.g. "request sidecar X.request.json".
+  std::string request_origin = {};
   std::optional<std::string> protocol_version;  ///< `--protocol-version`
   /// About the context itself, added to the warnings of every record it applies to (a request
   /// sidecar that could not be read, so the exchange is judged without its request).

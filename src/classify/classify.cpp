@@ -344,7 +344,8 @@ Context build_context(const Exchange& ex, const ContextFlags& flags, std::vector
   if (!from_capture) {
     if (flags.request_body) {
       if (!read_request_body(*flags.request_body, ctx, MethodSource::request, nullptr)) {
-        warnings.push_back("--request file is not a JSON-RPC message; ignored");
+        warnings.push_back(fmt::format("{} is not a JSON-RPC message; ignored",
+                                       flags.request_origin.empty() ? "--request file" : flags.request_origin));
       }
     }
     if (flags.id) {

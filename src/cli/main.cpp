@@ -474,6 +474,7 @@ int main(int argc, char** argv) {
       if (side && !flags.request_body) {
         if (auto body = read_file(side->string())) {
           file_flags.request_body = *body;
+          file_flags.request_origin = "request sidecar " + side->filename().string();
         } else {
           // Not silently: the exchange is judged without its request, and the record says why.
           file_flags.warnings.push_back(fmt::format("request sidecar {} could not be read ({}): judged without it",
