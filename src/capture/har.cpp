@@ -2,6 +2,7 @@
 // Spec: HAR 1.2 (softwareishard.com/blog/har-12-spec); exporter quirks: shared/capture-formats.md §3.
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -38,6 +39,37 @@ std::optional<long long> integer_at(element e, std::string_view key) {
   if (v->get(i) == simdjson::SUCCESS) return static_cast<long long>(i);
   double d = 0;
   if (v->get(d) == simdjson::SUCCESS && d > -1e15 && d < 1e15) return static_cast<long long>(d);
+  return std::nullopt;
+}
+
+/// A HAR response's `status` (HAR 1.2: a number; 0 when there was no response). A string of
+/// digits (`"200"`, seen in hand-made HARs) is read with a warning; any other value, a
+/// fraction or a number outside 0..999 leaves nullopt and `problem` saying what it was.
+std::optional<int> har_status(element response, std::vector<std::string>& warnings, std::string& problem) {
+  auto v = member(response, "status");
+  if (!v) {
+    problem = "missing";
+    return std::nullopt;
+  }
+  std::int64_t i = 0;
+  double d = 0;
+  std::string_view text;
+  if (v->get(i) == simdjson::SUCCESS) {
+    if (i >= 0 && i <= 999) return static_cast<int>(i);
+  } else if (v->get(d) == simdjson::SUCCESS) {
+    if (d >= 0 && d <= 999 && d == static_cast<double>(static_cast<int>(d))) return static_cast<int>(d);  // 200.0
+  } else if (v->get(text) == simdjson::SUCCESS && text.size() == 3 &&
+             std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    warnings.push_back("HAR response.status is the string \"" + std::string(text) + "\", not a number: read as " +
+                       std::string(text));
+    return (text[0] - '0') * 100 + (text[1] - '0') * 10 + (text[2] - '0');
+  }
+  problem = simdjson::to_string(*v);  // minified JSON: printable, redacted and escaped by the renderers
+  if (problem.size() > 40) {
+    std::size_t cut = 40;
+    while (cut > 0 && (static_cast<unsigned char>(problem[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 sequences
+    problem = problem.substr(0, cut) + "...";
+  }
   return std::nullopt;
 }
 
@@ -206,9 +238,10 @@ class HarReader {
     Response& r = ex.response;
     std::optional<element> content;
     long long status = 0;
+    std::string status_problem;  // the status is no HTTP status code (har_status)
     std::string media;
     if (resp && resp->type() == element_type::OBJECT) {
-      status = integer_at(*resp, "status").value_or(0);
+      status = har_status(*resp, ex.warnings, status_problem).value_or(0);
       r.reason = std::string(string_at(*resp, "statusText").value_or(""));
       r.http_version = normalise_http_version(string_at(*resp, "httpVersion").value_or(""));
       r.headers = read_headers(*resp);
@@ -270,6 +303,9 @@ class HarReader {
     if (!text && content) rebuilt = event_source_body(entry, *resp, *content);
     if (!resp || resp->type() != element_type::OBJECT) {
       not_captured("HAR entry without a \"response\" object: no response was recorded");
+    } else if (!status_problem.empty()) {
+      not_captured("HAR response.status is " + status_problem +
+                   ", not an HTTP status code: the response cannot be judged");
     } else if (r.status == 0) {
       not_captured("HAR status 0: the request got no response (never sent, blocked or failed" +
                    (error ? ": " + *error : std::string()) + ")");
