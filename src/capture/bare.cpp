@@ -2,7 +2,10 @@
 #include <string>
 #include <utility>
 
+#include <simdjson.h>
+
 #include "capture/readers.hpp"
+#include "json/dom.hpp"
 
 namespace mcptriage::capture {
 
@@ -26,6 +29,20 @@ std::vector<Exchange> bare_exchange(std::string_view bytes, std::string_view nam
   return out;
 }
 
+/// A JSON object with a "log" object holding an "entries" array and no "jsonrpc" member: the
+/// root of a HAR 1.2 file (HAR 1.2 "log"), whatever the order of its members.
+bool looks_like_har(std::string_view bytes) {
+  if (bytes.find("\"log\"") == std::string_view::npos || bytes.find("\"entries\"") == std::string_view::npos) return false;
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (parser.parse(simdjson::padded_string(bytes)).get(root) != simdjson::SUCCESS || !root.is_object()) return false;
+  if (json::member(root, "jsonrpc")) return false;
+  auto log = json::member(root, "log");
+  if (!log || !log->is_object()) return false;
+  auto entries = json::member(*log, "entries");
+  return entries && entries->is_array();
+}
+
 }  // namespace
 
 bool sniff_bare_json(std::string_view text) {
@@ -35,6 +52,9 @@ bool sniff_bare_json(std::string_view text) {
 std::expected<std::vector<Exchange>, CaptureError> read_bare_json(std::string_view bytes,
                                                                   std::string_view name,
                                                                   const CaptureOptions& options) {
+  // A HAR whose "log" is not its first member (an exporter's comment before it) is a HAR:
+  // sniff_har looks at the first member only, to tell formats apart from the first bytes.
+  if (looks_like_har(bytes)) return read_har(bytes, name, options);
   // The JSON is not validated here: the classifier reports invalid JSON as such.
   return bare_exchange(bytes, name, options, "bare-json");
 }
