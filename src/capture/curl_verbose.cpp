@@ -73,6 +73,17 @@ std::string_view strip_progress(std::string_view line) {
   return kept;
 }
 
+/// Where curl's progress meter starts in a body line of a 2>&1 capture: its last row
+/// (`\r100  5075  100  5075 ... 31.8M`) lands mid-body when the body is longer than stdout's
+/// buffer, from a `\r` to the end of the line. npos when `line` does not end with meter rows.
+std::size_t meter_tail(std::string_view line) {
+  for (std::size_t cr = line.find('\r'); cr != npos; cr = line.find('\r', cr + 1)) {
+    const std::string_view tail = line.substr(cr);
+    if (strip_progress(tail).empty() && trim(tail).size() >= 40) return cr;
+  }
+  return npos;
+}
+
 /// One line of the log: its text without the line end, and where the raw bytes are.
 struct Line {
   std::size_t begin = 0;  ///< first byte
@@ -216,8 +227,9 @@ class CurlVerboseReader {
         // a progress meter row: not body
       } else if (!handle_prefixed(clean)) {
         if (in_body()) {
-          // Body bytes exactly as written; a `* ` line glued to a body without a final newline ends it.
-          std::size_t glued = npos;
+          // Body bytes exactly as written; a `* ` line glued to a body without a final newline ends
+          // it, and so does the meter's last row (with its own line end) written into the body.
+          std::size_t glued = meter_tail(content);
           for (std::string_view tail : {"* Connection #", "* Closing connection", "* shutting down connection"}) {
             const std::size_t at = raw.find(tail);
             if (at != npos && at > 0 && at < glued) glued = at;

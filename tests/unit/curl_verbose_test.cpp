@@ -84,6 +84,23 @@ TEST(CurlVerbose, TerminalInlineBodyGluedToTheNextInfoLine) {
   EXPECT_EQ(exs[0].response.body, kInit);
 }
 
+TEST(CurlVerbose, MeterRowWrittenIntoTheBodyIsNotBody) {
+  // curl -v URL >f 2>&1 with a body longer than stdout's buffer (curl 7.88): the meter's last row
+  // and the connection line land between two halves of the body.
+  const std::string a = R"({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"xxxx)";
+  const std::string b = R"(xxxx"}]}})";
+  const std::string text =
+      "> POST /mcp HTTP/1.1\r\n> Host: x\r\n> \r\n< HTTP/1.1 200 OK\r\n< Content-Type: application/json\r\n"
+      "< Content-Length: " + std::to_string(a.size() + b.size()) + "\r\n< \r\n{ [5073 bytes data]\n" + a +
+      "\r100  5075  100  5075    0     0  28.3M      0 --:--:-- --:--:-- --:--:-- 31.8M\n"
+      "* Connection #0 to host 127.0.0.1 left intact\n" + b;
+  const auto exs = read_text(text);
+  ASSERT_EQ(exs.size(), 1u);
+  EXPECT_EQ(exs[0].response.body, a + b);
+  EXPECT_EQ(exs[0].response.body_state, BodyState::complete);
+  EXPECT_TRUE(exs[0].warnings.empty());
+}
+
 TEST(CurlVerbose, Http2AndInterimAndRedirect) {
   const std::string text =
       "Note: Unnecessary use of -X or --request, POST is already inferred.\n"
