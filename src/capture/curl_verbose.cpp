@@ -46,11 +46,17 @@ bool is_progress_char(char c) {
          c == 'G' || c == 'T' || c == 'P';
 }
 
+/// One of the two title lines curl prints above its progress meter
+/// (`  % Total    % Received % Xferd  Average Speed ...`, `   Dload  Upload   Total ...`).
+bool is_meter_title(std::string_view line) {
+  if (line.find("% Total") != npos && line.find("% Received") != npos) return true;
+  return trim(line).starts_with("Dload") && line.find("Upload") != npos;
+}
+
 /// Removes curl's progress meter from a stderr line: `\r`-separated redraws of the meter, and a
 /// meter row that the next info line was glued to (`...     0*   Trying 127.0.0.1...`).
 std::string_view strip_progress(std::string_view line) {
-  if (line.find("% Total") != npos && line.find("% Received") != npos) return {};
-  if (trim(line).starts_with("Dload") && line.find("Upload") != npos) return {};
+  if (is_meter_title(line)) return {};
   std::string_view kept;
   std::size_t start = 0;
   while (start <= line.size()) {
@@ -220,11 +226,9 @@ class CurlVerboseReader {
       std::string_view raw = text.substr(line.begin, line.end - line.begin);
       std::string_view content = raw;
       while (!content.empty() && content.back() == '\r') content.remove_suffix(1);
-      std::string_view clean = in_body() ? content : strip_progress(content);
-      // Meter redraws start with CR; in 2>&1 output the last one comes after the headers.
-      if (in_body() && content.starts_with('\r') && strip_progress(content).empty()) clean = {};
+      const std::string_view clean = in_body() ? curl_text_in_body(content) : strip_progress(content);
       if (in_body() && clean.empty() && !content.empty()) {
-        // a progress meter row: not body
+        // a progress meter row or a note of curl's: not body
       } else if (!handle_prefixed(clean)) {
         if (in_body()) {
           // Body bytes exactly as written; a `* ` line glued to a body without a final newline ends
@@ -248,6 +252,30 @@ class CurlVerboseReader {
       }
       pos = line.next;
     }
+  }
+
+  /// A line met after the final header block, as curl wrote it: empty when it is curl's and no
+  /// body (a meter row or title, a `Note: `/`Warning: ` line between transfers), the glued line
+  /// when a meter redraw starts it (`\r  0 ... --:--:--     0> POST /b HTTP/1.1`), else `line`.
+  std::string_view curl_text_in_body(std::string_view line) const {
+    if (is_meter_title(line)) return {};
+    if (line.starts_with('\r')) {
+      // Meter redraws start with CR; in 2>&1 output the last one comes after the headers.
+      const std::string_view rest = strip_progress(line);
+      if (rest.empty() || rest.starts_with("* ") || rest.starts_with("> ") || rest.starts_with("< ")) return rest;
+    }
+    if ((line.starts_with("Note: ") || line.starts_with("Warning: ")) && body_done()) return {};
+    return line;
+  }
+
+  /// True when the current transfer's body has not begun or has its Content-Length: a line of
+  /// curl's own (src/tool_msgs.c notes) can come there, not in the middle of a body.
+  bool body_done() const {
+    const Transfer& t = transfers_.back();
+    if (!t.body_seen) return true;
+    const ResponseBlock& fin = t.responses.back();
+    const auto n = content_length(fin.headers);
+    return n && length_is_usable(fin.headers) && t.body.size() >= static_cast<std::size_t>(*n);
   }
 
   /// Handles a `* `, `> `, `< ` or data-marker line; false for anything else.

@@ -133,6 +133,41 @@ TEST(CurlVerbose, TwoTransfersSplitTheirBodiesByContentLength) {
   EXPECT_EQ(exs[1].response.body, b);
 }
 
+TEST(CurlVerbose, NoteAndMeterTitleBetweenTransfersAreNotBody) {
+  // curl -v URL1 --next URL2 2>X-stderr (curl 7.88): a `Note: ` line, the meter's titles and a
+  // redraw glued to the next request come after the first transfer's headers.
+  const std::string a = R"({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}]}})";
+  const std::string b = R"({"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Unauthorized"}})";
+  auto response = [](int status, std::size_t n) {
+    return "< HTTP/1.1 " + std::to_string(status) + " X\r\n< Content-Type: application/json\r\n< Content-Length: " +
+           std::to_string(n) + "\r\n< \r\n{ [" + std::to_string(n) + " bytes data]\n";
+  };
+  const std::string text =
+      "> POST /ok HTTP/1.1\r\n> Host: x\r\n> \r\n" + response(200, a.size()) +
+      "Note: Unnecessary use of -X or --request, POST is already inferred.\n"
+      "  % Total    % Received % Xferd  Average Speed   Time    Time     Time  Current\n"
+      "                                 Dload  Upload   Total   Spent    Left  Speed\n"
+      "\r  0     0    0     0    0     0      0      0 --:--:-- --:--:-- --:--:--     0"
+      "> POST /401 HTTP/1.1\r\n> Host: x\r\n> \r\n" + response(401, b.size());
+  const auto exs = read_text(text, CaptureOptions{.separate_body = a + b});
+  ASSERT_EQ(exs.size(), 2u);
+  EXPECT_EQ(exs[0].response.body, a);
+  EXPECT_TRUE(exs[0].warnings.empty());
+  ASSERT_TRUE(exs[1].request);
+  EXPECT_EQ(exs[1].request->target, "/401");
+  EXPECT_EQ(exs[1].response.status, 401);
+  EXPECT_EQ(exs[1].response.body, b);
+}
+
+TEST(CurlVerbose, NoteInTheMiddleOfAnInlineBodyIsBody) {
+  const std::string text =
+      "> GET /x HTTP/1.1\r\n> \r\n< HTTP/1.1 502 Bad Gateway\r\n< Content-Type: text/plain\r\n< Content-Length: 19\r\n"
+      "< \r\nupstream down\nNote: x";
+  const auto exs = read_text(text);
+  ASSERT_EQ(exs.size(), 1u);
+  EXPECT_EQ(exs[0].response.body, "upstream down\nNote: x");
+}
+
 TEST(CurlVerbose, ConnectionFailureHasNoResponse) {
   const auto r = read_capture("*   Trying 127.0.0.1:9...\n* connect to 127.0.0.1 port 9 failed: Connection refused\n"
                               "curl: (7) Failed to connect to 127.0.0.1 port 9\n",
