@@ -148,6 +148,44 @@ bool body_expected(const Transfer& t, const ResponseBlock& final) {
   return ct && http::media_type_is(*ct, "text/event-stream");
 }
 
+/// The next line of `text` from `at` without its line end (LF or CRLF); `at` moves past it.
+std::string_view next_line(std::string_view text, std::size_t& at) {
+  const std::size_t lf = text.find('\n', at);
+  std::string_view line = text.substr(at, lf == npos ? npos : lf - at);
+  at = lf == npos ? text.size() : lf + 1;
+  if (line.ends_with('\r')) line.remove_suffix(1);
+  return line;
+}
+
+/// Length of the copy of `block` at the start of `text`, as `curl -i` writes it to stdout: the
+/// same status line, the same field lines in the same order, a blank line (RFC 9112 §2.1).
+/// 0 when `text` does not start with that copy, or when the block was cut short.
+std::size_t block_copy_length(std::string_view text, const ResponseBlock& block) {
+  if (!block.ended || !text.starts_with("HTTP/")) return 0;
+  std::size_t at = 0;
+  const auto st = http::parse_status_line(next_line(text, at));
+  if (!st || st->version != block.status.version || st->status != block.status.status ||
+      st->reason != block.status.reason) {
+    return 0;
+  }
+  for (const Header& h : block.headers) {
+    if (at >= text.size()) return 0;
+    const auto f = parse_field(next_line(text, at));
+    if (!f || f->name != h.name || f->value != h.value) return 0;
+  }
+  if (at >= text.size() || !next_line(text, at).empty()) return 0;
+  return at;
+}
+
+/// Length of the copies of `t`'s response header blocks at the start of `text` (curl -vi writes
+/// each block to stdout before the body: interim ones too), block by block in order; a block
+/// that was not copied is passed over. 0 when `text` starts with no copy.
+std::size_t header_copy_length(std::string_view text, const Transfer& t) {
+  std::size_t at = 0;
+  for (const ResponseBlock& b : t.responses) at += block_copy_length(text.substr(at), b);
+  return at;
+}
+
 class CurlVerboseReader {
  public:
   CurlVerboseReader(std::string_view name, const CaptureOptions& options) : name_(name), options_(options) {}
@@ -359,37 +397,49 @@ class CurlVerboseReader {
       if (fin && body_expected(kept[i], *fin)) wanting.push_back(i);
     }
     if (wanting.empty()) {
-      if (!body.empty()) separate_note_ = "the separate body file was ignored: no response here has a body";
+      std::size_t copies = 0;
+      for (const Transfer& t : kept) copies += header_copy_length(body.substr(copies), t);
+      if (copies != body.size()) {
+        separate_note_ = "the separate body file was ignored: no response here has a body";
+      }
       return;
     }
+    if (split_by_length(body, kept, wanting)) return;
     if (wanting.size() > 1) {
-      std::size_t sum = 0;
-      bool usable = true;
-      for (std::size_t i : wanting) {
-        const ResponseBlock* fin = final_block(kept[i]);
-        auto n = content_length(fin->headers);
-        if (!n || !length_is_usable(fin->headers)) {
-          usable = false;
-          break;
-        }
-        sum += static_cast<std::size_t>(*n);
-      }
-      if (usable && sum == body.size()) {
-        std::size_t at = 0;
-        for (std::size_t i : wanting) {
-          const auto n = static_cast<std::size_t>(*content_length(final_block(kept[i])->headers));
-          kept[i].body = std::string(body.substr(at, n));
-          kept[i].body_seen = true;
-          at += n;
-        }
-        return;
-      }
       separate_note_ = "the separate body file holds the bodies of " + std::to_string(wanting.size()) +
                        " responses that cannot be told apart: all of it was given to the last";
     }
     Transfer& last = kept[wanting.back()];
     last.body = std::string(body);
     last.body_seen = true;
+  }
+
+  /// Splits the separate body file among the transfers `wanting` a body, in order: each takes
+  /// the copies of its header blocks when curl -i wrote them (removed in to_exchange) and its
+  /// Content-Length bytes; a bodiless transfer's copy is passed over. False, with nothing
+  /// given, unless every length is usable and the pieces cover the file exactly.
+  static bool split_by_length(std::string_view body, std::vector<Transfer>& kept,
+                              const std::vector<std::size_t>& wanting) {
+    std::vector<std::pair<std::size_t, std::string_view>> pieces;
+    std::size_t at = 0;
+    std::size_t w = 0;
+    for (std::size_t i = 0; i < kept.size(); ++i) {
+      const std::size_t start = at;
+      at += header_copy_length(body.substr(at), kept[i]);
+      if (w == wanting.size() || wanting[w] != i) continue;
+      ++w;
+      const ResponseBlock* fin = final_block(kept[i]);
+      const auto n = content_length(fin->headers);
+      if (!n || !length_is_usable(fin->headers) || static_cast<std::size_t>(*n) > body.size() - at) return false;
+      at += static_cast<std::size_t>(*n);
+      pieces.emplace_back(i, body.substr(start, at - start));
+    }
+    if (at != body.size()) return false;
+    for (auto& [i, piece] : pieces) {
+      kept[i].body = std::string(piece);
+      kept[i].body_seen = true;
+    }
+    return true;
   }
 
   std::string separate_note_;
@@ -427,6 +477,10 @@ class CurlVerboseReader {
             "name the files X-stderr.txt and X-stdout.txt");
       }
       return ex;
+    }
+    if (const std::size_t copy = header_copy_length(t.body, t); copy > 0) {
+      t.body.erase(0, copy);
+      ex.warnings.push_back("the copy of the response headers before the body (curl -i) removed");
     }
     r.body = std::move(t.body);
     if (find_header(r.headers, "transfer-encoding")) {

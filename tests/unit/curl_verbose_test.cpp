@@ -168,6 +168,41 @@ TEST(CurlVerbose, NoteInTheMiddleOfAnInlineBodyIsBody) {
   EXPECT_EQ(exs[0].response.body, "upstream down\nNote: x");
 }
 
+TEST(CurlVerbose, CurlViHeaderCopiesInStdoutAreNotBody) {
+  // curl -vi URL1 --next URL2 --next URL3 >X-stdout: each response's header block, then its body.
+  const std::string a = R"({"jsonrpc":"2.0","id":1,"result":{}})";
+  const std::string b = R"({"jsonrpc":"2.0","id":2,"result":{"tools":[]}})";
+  auto block = [](std::string_view prefix, std::string_view status, std::size_t n) {
+    std::string text = std::string(prefix) + "HTTP/1.1 " + std::string(status) + "\r\n";
+    if (n > 0) text += std::string(prefix) + "Content-Type: application/json\r\n";
+    text += std::string(prefix) + "Content-Length: " + std::to_string(n) + "\r\n" + std::string(prefix) + "\r\n";
+    return text;
+  };
+  const std::string req = "> POST /mcp HTTP/1.1\r\n> \r\n";
+  const std::string text = req + block("< ", "200 OK", a.size()) + "{ [36 bytes data]\n" + req +
+                           block("< ", "202 Accepted", 0) + req + block("< ", "200 OK", b.size()) +
+                           "{ [46 bytes data]\n";
+  const std::string body = block("", "200 OK", a.size()) + a + block("", "202 Accepted", 0) +
+                           block("", "200 OK", b.size()) + b;
+  const auto exs = read_text(text, CaptureOptions{.separate_body = body});
+  ASSERT_EQ(exs.size(), 3u);
+  EXPECT_EQ(exs[0].response.body, a);
+  EXPECT_EQ(exs[1].response.status, 202);
+  EXPECT_TRUE(exs[1].response.body.empty());
+  EXPECT_EQ(exs[2].response.body, b);
+  EXPECT_NE(exs[2].warnings.at(0).find("(curl -i) removed"), std::string::npos);
+}
+
+TEST(CurlVerbose, OnlyATrueCopyOfTheHeadersIsRemoved) {
+  // A text body that starts like a status line but does not repeat the response's block.
+  const std::string body = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nupstream said this";
+  const std::string text = "> GET /x HTTP/1.1\r\n> \r\n< HTTP/1.1 200 OK\r\n< Content-Type: text/html\r\n< \r\n" + body;
+  const auto exs = read_text(text);
+  ASSERT_EQ(exs.size(), 1u);
+  EXPECT_EQ(exs[0].response.body, body);
+  EXPECT_TRUE(exs[0].warnings.empty());
+}
+
 TEST(CurlVerbose, ConnectionFailureHasNoResponse) {
   const auto r = read_capture("*   Trying 127.0.0.1:9...\n* connect to 127.0.0.1 port 9 failed: Connection refused\n"
                               "curl: (7) Failed to connect to 127.0.0.1 port 9\n",
