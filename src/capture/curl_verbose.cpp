@@ -216,9 +216,7 @@ class CurlVerboseReader {
       kept.push_back(std::move(t));
     }
     if (kept.empty()) {
-      return std::unexpected(CaptureError{
-          "curl -v log without a request or response (no `> ` or `< ` lines)" +
-          (last_error_.empty() ? std::string() : ": " + last_error_)});
+      return std::unexpected(CaptureError{"curl -v log without a request or response (no `> ` or `< ` lines)"});
     }
     assign_separate_body(kept);
     std::vector<Exchange> out;
@@ -235,7 +233,7 @@ class CurlVerboseReader {
   const CaptureOptions& options_;
   std::vector<Transfer> transfers_;
   std::vector<std::pair<std::size_t, std::vector<std::string>>> warnings_for_;
-  std::string last_error_;
+  bool connecting_ = false;  ///< a `* Trying` line came after the last transfer's response
 
   static const ResponseBlock* final_block(const Transfer& t) {
     for (auto it = t.responses.rbegin(); it != t.responses.rend(); ++it) {
@@ -268,7 +266,9 @@ class CurlVerboseReader {
       if (in_body() && clean.empty() && !content.empty()) {
         // a progress meter row or a note of curl's: not body
       } else if (!handle_prefixed(clean)) {
-        if (in_body()) {
+        if (clean.starts_with("curl: (") && (!in_body() || connecting_)) {
+          note_error(trim(clean));
+        } else if (in_body()) {
           // Body bytes exactly as written; a `* ` line glued to a body without a final newline ends
           // it, and so does the meter's last row (with its own line end) written into the body.
           std::size_t glued = meter_tail(content);
@@ -283,13 +283,20 @@ class CurlVerboseReader {
           } else {
             t.body.append(text.substr(line.begin, line.next - line.begin));
           }
-        } else if (clean.starts_with("curl: (")) {
-          last_error_ = std::string(trim(clean));
-          if (!transfers_.empty()) transfers_.back().error = last_error_;
         }
       }
       pos = line.next;
     }
+  }
+
+  /// curl's closing `curl: (N) message` line (src/tool_operate.c): it belongs to the current
+  /// transfer, or to a transfer of its own when it failed before sending anything (`curl: (7)
+  /// Failed to connect`, `curl: (6) Could not resolve host`): no transfer yet, or a new
+  /// connection was being made.
+  void note_error(std::string_view error) {
+    if (transfers_.empty() || connecting_) transfers_.emplace_back();
+    connecting_ = false;
+    transfers_.back().error = std::string(error);
   }
 
   /// A line met after the final header block, as curl wrote it: empty when it is curl's and no
@@ -319,6 +326,8 @@ class CurlVerboseReader {
   /// Handles a `* `, `> `, `< ` or data-marker line; false for anything else.
   bool handle_prefixed(std::string_view s) {
     if (s == "*" || s.starts_with("* ")) {
+      // `*   Trying 127.0.0.1:3001...`: a connection for a transfer that has not sent its request.
+      if (trim(s.substr(1)).starts_with("Trying ") && (transfers_.empty() || in_body())) connecting_ = true;
       return true;
     }
     if (is_data_marker(s)) {
@@ -346,6 +355,7 @@ class CurlVerboseReader {
       const std::size_t sp1 = rest.find(' ');
       const std::size_t sp2 = sp1 == npos ? npos : rest.find(' ', sp1 + 1);
       if (sp1 != npos && sp2 != npos && rest.substr(sp2 + 1).starts_with("HTTP/")) {
+        connecting_ = false;
         Transfer t;
         t.request = Request{};
         t.request->method_line = std::string(rest.substr(0, sp1));

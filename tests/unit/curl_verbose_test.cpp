@@ -204,11 +204,33 @@ TEST(CurlVerbose, OnlyATrueCopyOfTheHeadersIsRemoved) {
 }
 
 TEST(CurlVerbose, ConnectionFailureHasNoResponse) {
-  const auto r = read_capture("*   Trying 127.0.0.1:9...\n* connect to 127.0.0.1 port 9 failed: Connection refused\n"
-                              "curl: (7) Failed to connect to 127.0.0.1 port 9\n",
-                              "v.txt");
+  // docs/formats.md: a transfer with no response is NOT_CAPTURED with curl's error (no input error).
+  const auto exs = read_text("*   Trying 127.0.0.1:9...\n* connect to 127.0.0.1 port 9 failed: Connection refused\n"
+                             "curl: (7) Failed to connect to 127.0.0.1 port 9\n");
+  ASSERT_EQ(exs.size(), 1u);
+  EXPECT_FALSE(exs[0].request);
+  EXPECT_EQ(exs[0].response.status, 0);
+  EXPECT_EQ(exs[0].response.body_state, BodyState::not_captured);
+  EXPECT_NE(exs[0].warnings.at(0).find("curl: (7)"), std::string::npos);
+}
+
+TEST(CurlVerbose, ConnectionFailureOfTheNextTransferIsItsOwn) {
+  const auto exs = read_text(
+      "> POST /a HTTP/1.1\r\n> \r\n< HTTP/1.1 202 Accepted\r\n< Content-Length: 0\r\n< \r\n"
+      "* Connection #0 to host x left intact\n*   Trying 127.0.0.1:9...\n"
+      "* connect to 127.0.0.1 port 9 failed: Connection refused\ncurl: (7) Failed to connect to 127.0.0.1 port 9\n");
+  ASSERT_EQ(exs.size(), 2u);
+  EXPECT_EQ(exs[0].response.status, 202);
+  EXPECT_TRUE(exs[0].response.body.empty());
+  EXPECT_EQ(exs[1].response.status, 0);
+  EXPECT_EQ(exs[1].response.body_state, BodyState::not_captured);
+  EXPECT_NE(exs[1].warnings.at(0).find("curl: (7)"), std::string::npos);
+}
+
+TEST(CurlVerbose, LogWithoutTransferOrErrorIsAnInputError) {
+  const auto r = read_capture("*   Trying 127.0.0.1:9...\n* Connected to 127.0.0.1 (127.0.0.1) port 9 (#0)\n", "v.txt");
   ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message.find("curl: (7)"), std::string::npos);
+  EXPECT_NE(r.error().message.find("without a request or response"), std::string::npos);
 }
 
 TEST(CurlVerbose, RequestWithoutResponseIsNotCaptured) {
