@@ -266,7 +266,7 @@ class CurlVerboseReader {
       if (in_body() && clean.empty() && !content.empty()) {
         // a progress meter row or a note of curl's: not body
       } else if (!handle_prefixed(clean)) {
-        if (clean.starts_with("curl: (") && (!in_body() || connecting_)) {
+        if (clean.starts_with("curl: (") && (!in_body() || connecting_ || body_done())) {
           note_error(trim(clean));
         } else if (in_body()) {
           // Body bytes exactly as written; a `* ` line glued to a body without a final newline ends
@@ -314,7 +314,8 @@ class CurlVerboseReader {
   }
 
   /// True when the current transfer's body has not begun or has its Content-Length: a line of
-  /// curl's own (src/tool_msgs.c notes) can come there, not in the middle of a body.
+  /// curl's own (src/tool_msgs.c notes, the closing `curl: (N)`) can come there, not in the
+  /// middle of a body.
   bool body_done() const {
     const Transfer& t = transfers_.back();
     if (!t.body_seen) return true;

@@ -243,6 +243,20 @@ TEST(CurlVerbose, RequestWithoutResponseIsNotCaptured) {
   EXPECT_NE(exs[0].warnings.at(0).find("curl: (28)"), std::string::npos);
 }
 
+TEST(CurlVerbose, CurlErrorAfterTheHeadersIsNotTheBody) {
+  // curl -v 2>X-stderr >X-stdout of an SSE stream cut by --max-time: the error line comes after
+  // the headers in stderr, the body is in stdout.
+  const std::string body = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n\n";
+  const auto exs = read_text(
+      "> POST /mcp HTTP/1.1\r\n> \r\n< HTTP/1.1 200 OK\r\n< Content-Type: text/event-stream\r\n< \r\n"
+      "{ [50 bytes data]\n* Operation timed out after 5000 milliseconds\n* Closing connection 0\n"
+      "curl: (28) Operation timed out after 5000 milliseconds with 50 bytes received\n",
+      CaptureOptions{.separate_body = body});
+  ASSERT_EQ(exs.size(), 1u);
+  EXPECT_EQ(exs[0].response.body, body);
+  EXPECT_TRUE(exs[0].warnings.empty());
+}
+
 TEST(CurlVerbose, ShortBodyIsTruncated) {
   const auto exs = read_text(
       "> POST /mcp HTTP/1.1\r\n> \r\n< HTTP/1.1 200 OK\r\n< Content-Type: application/json\r\n< Content-Length: 400\r\n"
