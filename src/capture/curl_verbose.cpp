@@ -46,11 +46,17 @@ bool is_progress_char(char c) {
          c == 'G' || c == 'T' || c == 'P';
 }
 
+/// One of the two title lines curl prints above its progress meter
+/// (`  % Total    % Received % Xferd  Average Speed ...`, `   Dload  Upload   Total ...`).
+bool is_meter_title(std::string_view line) {
+  if (line.find("% Total") != npos && line.find("% Received") != npos) return true;
+  return trim(line).starts_with("Dload") && line.find("Upload") != npos;
+}
+
 /// Removes curl's progress meter from a stderr line: `\r`-separated redraws of the meter, and a
 /// meter row that the next info line was glued to (`...     0*   Trying 127.0.0.1...`).
 std::string_view strip_progress(std::string_view line) {
-  if (line.find("% Total") != npos && line.find("% Received") != npos) return {};
-  if (trim(line).starts_with("Dload") && line.find("Upload") != npos) return {};
+  if (is_meter_title(line)) return {};
   std::string_view kept;
   std::size_t start = 0;
   while (start <= line.size()) {
@@ -71,6 +77,17 @@ std::string_view strip_progress(std::string_view line) {
     start = cr + 1;
   }
   return kept;
+}
+
+/// Where curl's progress meter starts in a body line of a 2>&1 capture: its last row
+/// (`\r100  5075  100  5075 ... 31.8M`) lands mid-body when the body is longer than stdout's
+/// buffer, from a `\r` to the end of the line. npos when `line` does not end with meter rows.
+std::size_t meter_tail(std::string_view line) {
+  for (std::size_t cr = line.find('\r'); cr != npos; cr = line.find('\r', cr + 1)) {
+    const std::string_view tail = line.substr(cr);
+    if (strip_progress(tail).empty() && trim(tail).size() >= 40) return cr;
+  }
+  return npos;
 }
 
 /// One line of the log: its text without the line end, and where the raw bytes are.
@@ -131,6 +148,44 @@ bool body_expected(const Transfer& t, const ResponseBlock& final) {
   return ct && http::media_type_is(*ct, "text/event-stream");
 }
 
+/// The next line of `text` from `at` without its line end (LF or CRLF); `at` moves past it.
+std::string_view next_line(std::string_view text, std::size_t& at) {
+  const std::size_t lf = text.find('\n', at);
+  std::string_view line = text.substr(at, lf == npos ? npos : lf - at);
+  at = lf == npos ? text.size() : lf + 1;
+  if (line.ends_with('\r')) line.remove_suffix(1);
+  return line;
+}
+
+/// Length of the copy of `block` at the start of `text`, as `curl -i` writes it to stdout: the
+/// same status line, the same field lines in the same order, a blank line (RFC 9112 §2.1).
+/// 0 when `text` does not start with that copy, or when the block was cut short.
+std::size_t block_copy_length(std::string_view text, const ResponseBlock& block) {
+  if (!block.ended || !text.starts_with("HTTP/")) return 0;
+  std::size_t at = 0;
+  const auto st = http::parse_status_line(next_line(text, at));
+  if (!st || st->version != block.status.version || st->status != block.status.status ||
+      st->reason != block.status.reason) {
+    return 0;
+  }
+  for (const Header& h : block.headers) {
+    if (at >= text.size()) return 0;
+    const auto f = parse_field(next_line(text, at));
+    if (!f || f->name != h.name || f->value != h.value) return 0;
+  }
+  if (at >= text.size() || !next_line(text, at).empty()) return 0;
+  return at;
+}
+
+/// Length of the copies of `t`'s response header blocks at the start of `text` (curl -vi writes
+/// each block to stdout before the body: interim ones too), block by block in order; a block
+/// that was not copied is passed over. 0 when `text` starts with no copy.
+std::size_t header_copy_length(std::string_view text, const Transfer& t) {
+  std::size_t at = 0;
+  for (const ResponseBlock& b : t.responses) at += block_copy_length(text.substr(at), b);
+  return at;
+}
+
 class CurlVerboseReader {
  public:
   CurlVerboseReader(std::string_view name, const CaptureOptions& options) : name_(name), options_(options) {}
@@ -161,9 +216,7 @@ class CurlVerboseReader {
       kept.push_back(std::move(t));
     }
     if (kept.empty()) {
-      return std::unexpected(CaptureError{
-          "curl -v log without a request or response (no `> ` or `< ` lines)" +
-          (last_error_.empty() ? std::string() : ": " + last_error_)});
+      return std::unexpected(CaptureError{"curl -v log without a request or response (no `> ` or `< ` lines)"});
     }
     assign_separate_body(kept);
     std::vector<Exchange> out;
@@ -180,7 +233,7 @@ class CurlVerboseReader {
   const CaptureOptions& options_;
   std::vector<Transfer> transfers_;
   std::vector<std::pair<std::size_t, std::vector<std::string>>> warnings_for_;
-  std::string last_error_;
+  bool connecting_ = false;  ///< a `* Trying` line came after the last transfer's response
 
   static const ResponseBlock* final_block(const Transfer& t) {
     for (auto it = t.responses.rbegin(); it != t.responses.rend(); ++it) {
@@ -209,15 +262,16 @@ class CurlVerboseReader {
       std::string_view raw = text.substr(line.begin, line.end - line.begin);
       std::string_view content = raw;
       while (!content.empty() && content.back() == '\r') content.remove_suffix(1);
-      std::string_view clean = in_body() ? content : strip_progress(content);
-      // Meter redraws start with CR; in 2>&1 output the last one comes after the headers.
-      if (in_body() && content.starts_with('\r') && strip_progress(content).empty()) clean = {};
+      const std::string_view clean = in_body() ? curl_text_in_body(content) : strip_progress(content);
       if (in_body() && clean.empty() && !content.empty()) {
-        // a progress meter row: not body
+        // a progress meter row or a note of curl's: not body
       } else if (!handle_prefixed(clean)) {
-        if (in_body()) {
-          // Body bytes exactly as written; a `* ` line glued to a body without a final newline ends it.
-          std::size_t glued = npos;
+        if (clean.starts_with("curl: (") && (!in_body() || connecting_ || body_done())) {
+          note_error(trim(clean));
+        } else if (in_body()) {
+          // Body bytes exactly as written; a `* ` line glued to a body without a final newline ends
+          // it, and so does the meter's last row (with its own line end) written into the body.
+          std::size_t glued = meter_tail(content);
           for (std::string_view tail : {"* Connection #", "* Closing connection", "* shutting down connection"}) {
             const std::size_t at = raw.find(tail);
             if (at != npos && at > 0 && at < glued) glued = at;
@@ -229,18 +283,52 @@ class CurlVerboseReader {
           } else {
             t.body.append(text.substr(line.begin, line.next - line.begin));
           }
-        } else if (clean.starts_with("curl: (")) {
-          last_error_ = std::string(trim(clean));
-          if (!transfers_.empty()) transfers_.back().error = last_error_;
         }
       }
       pos = line.next;
     }
   }
 
+  /// curl's closing `curl: (N) message` line (src/tool_operate.c): it belongs to the current
+  /// transfer, or to a transfer of its own when it failed before sending anything (`curl: (7)
+  /// Failed to connect`, `curl: (6) Could not resolve host`): no transfer yet, or a new
+  /// connection was being made.
+  void note_error(std::string_view error) {
+    if (transfers_.empty() || connecting_) transfers_.emplace_back();
+    connecting_ = false;
+    transfers_.back().error = std::string(error);
+  }
+
+  /// A line met after the final header block, as curl wrote it: empty when it is curl's and no
+  /// body (a meter row or title, a `Note: `/`Warning: ` line between transfers), the glued line
+  /// when a meter redraw starts it (`\r  0 ... --:--:--     0> POST /b HTTP/1.1`), else `line`.
+  std::string_view curl_text_in_body(std::string_view line) const {
+    if (is_meter_title(line)) return {};
+    if (line.starts_with('\r')) {
+      // Meter redraws start with CR; in 2>&1 output the last one comes after the headers.
+      const std::string_view rest = strip_progress(line);
+      if (rest.empty() || rest.starts_with("* ") || rest.starts_with("> ") || rest.starts_with("< ")) return rest;
+    }
+    if ((line.starts_with("Note: ") || line.starts_with("Warning: ")) && body_done()) return {};
+    return line;
+  }
+
+  /// True when the current transfer's body has not begun or has its Content-Length: a line of
+  /// curl's own (src/tool_msgs.c notes, the closing `curl: (N)`) can come there, not in the
+  /// middle of a body.
+  bool body_done() const {
+    const Transfer& t = transfers_.back();
+    if (!t.body_seen) return true;
+    const ResponseBlock& fin = t.responses.back();
+    const auto n = content_length(fin.headers);
+    return n && length_is_usable(fin.headers) && t.body.size() >= static_cast<std::size_t>(*n);
+  }
+
   /// Handles a `* `, `> `, `< ` or data-marker line; false for anything else.
   bool handle_prefixed(std::string_view s) {
     if (s == "*" || s.starts_with("* ")) {
+      // `*   Trying 127.0.0.1:3001...`: a connection for a transfer that has not sent its request.
+      if (trim(s.substr(1)).starts_with("Trying ") && (transfers_.empty() || in_body())) connecting_ = true;
       return true;
     }
     if (is_data_marker(s)) {
@@ -268,6 +356,7 @@ class CurlVerboseReader {
       const std::size_t sp1 = rest.find(' ');
       const std::size_t sp2 = sp1 == npos ? npos : rest.find(' ', sp1 + 1);
       if (sp1 != npos && sp2 != npos && rest.substr(sp2 + 1).starts_with("HTTP/")) {
+        connecting_ = false;
         Transfer t;
         t.request = Request{};
         t.request->method_line = std::string(rest.substr(0, sp1));
@@ -319,37 +408,49 @@ class CurlVerboseReader {
       if (fin && body_expected(kept[i], *fin)) wanting.push_back(i);
     }
     if (wanting.empty()) {
-      if (!body.empty()) separate_note_ = "the separate body file was ignored: no response here has a body";
+      std::size_t copies = 0;
+      for (const Transfer& t : kept) copies += header_copy_length(body.substr(copies), t);
+      if (copies != body.size()) {
+        separate_note_ = "the separate body file was ignored: no response here has a body";
+      }
       return;
     }
+    if (split_by_length(body, kept, wanting)) return;
     if (wanting.size() > 1) {
-      std::size_t sum = 0;
-      bool usable = true;
-      for (std::size_t i : wanting) {
-        const ResponseBlock* fin = final_block(kept[i]);
-        auto n = content_length(fin->headers);
-        if (!n || !length_is_usable(fin->headers)) {
-          usable = false;
-          break;
-        }
-        sum += static_cast<std::size_t>(*n);
-      }
-      if (usable && sum == body.size()) {
-        std::size_t at = 0;
-        for (std::size_t i : wanting) {
-          const auto n = static_cast<std::size_t>(*content_length(final_block(kept[i])->headers));
-          kept[i].body = std::string(body.substr(at, n));
-          kept[i].body_seen = true;
-          at += n;
-        }
-        return;
-      }
       separate_note_ = "the separate body file holds the bodies of " + std::to_string(wanting.size()) +
                        " responses that cannot be told apart: all of it was given to the last";
     }
     Transfer& last = kept[wanting.back()];
     last.body = std::string(body);
     last.body_seen = true;
+  }
+
+  /// Splits the separate body file among the transfers `wanting` a body, in order: each takes
+  /// the copies of its header blocks when curl -i wrote them (removed in to_exchange) and its
+  /// Content-Length bytes; a bodiless transfer's copy is passed over. False, with nothing
+  /// given, unless every length is usable and the pieces cover the file exactly.
+  static bool split_by_length(std::string_view body, std::vector<Transfer>& kept,
+                              const std::vector<std::size_t>& wanting) {
+    std::vector<std::pair<std::size_t, std::string_view>> pieces;
+    std::size_t at = 0;
+    std::size_t w = 0;
+    for (std::size_t i = 0; i < kept.size(); ++i) {
+      const std::size_t start = at;
+      at += header_copy_length(body.substr(at), kept[i]);
+      if (w == wanting.size() || wanting[w] != i) continue;
+      ++w;
+      const ResponseBlock* fin = final_block(kept[i]);
+      const auto n = content_length(fin->headers);
+      if (!n || !length_is_usable(fin->headers) || static_cast<std::size_t>(*n) > body.size() - at) return false;
+      at += static_cast<std::size_t>(*n);
+      pieces.emplace_back(i, body.substr(start, at - start));
+    }
+    if (at != body.size()) return false;
+    for (auto& [i, piece] : pieces) {
+      kept[i].body = std::string(piece);
+      kept[i].body_seen = true;
+    }
+    return true;
   }
 
   std::string separate_note_;
@@ -387,6 +488,10 @@ class CurlVerboseReader {
             "name the files X-stderr.txt and X-stdout.txt");
       }
       return ex;
+    }
+    if (const std::size_t copy = header_copy_length(t.body, t); copy > 0) {
+      t.body.erase(0, copy);
+      ex.warnings.push_back("the copy of the response headers before the body (curl -i) removed");
     }
     r.body = std::move(t.body);
     if (find_header(r.headers, "transfer-encoding")) {

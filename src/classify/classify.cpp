@@ -464,9 +464,14 @@ class Classifier {
     const Response& r = ex_.response;
     Classification c = base_;
     if (r.body_state == BodyState::not_captured) {
-      set(c, Outcome::NOT_CAPTURED, "body_not_captured",
-          r.status == 0 ? std::string("the capture holds the request but no response; nothing can be judged")
-                        : fmt::format("HTTP {}: the capture holds no response body; nothing can be judged", r.status));
+      std::string detail = fmt::format("HTTP {}: the capture holds no response body; nothing can be judged", r.status);
+      if (r.status == 0 && ex_.request) {
+        detail = "the capture holds the request but no response; nothing can be judged";
+      } else if (r.status == 0) {
+        detail = "the capture holds no request and no response (the transfer failed before sending it: see the "
+                 "warning); nothing can be judged";
+      }
+      set(c, Outcome::NOT_CAPTURED, "body_not_captured", std::move(detail));
       out.push_back(std::move(c));
       return;
     }
