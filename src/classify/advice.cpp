@@ -94,17 +94,19 @@ RetryAdvice advise(const Classification& c, const Headers& response_headers, lon
       return a;
     case Outcome::JSONRPC_ERROR: {
       const std::int64_t code = c.error_code.value_or(0);
-      if (code == -32602 || code == -32600 || code == -32700 || code == -32601 || code == -32020 || code == -32021 ||
-          code == -32002) {
-        a.advice = Advice::fix_request;
-        a.text = code == -32021 ? "declare the required client capability, then send again; do not resend as is"
-                                : "fix the request (method, parameters or headers); do not resend the same call";
-      } else if (code == -32022 || !c.supported_versions.empty()) {
+      // A version error first: before 2026-07-28 it is -32602 listing `data.supported`
+      // (LIFE/2025-* §Error Handling), which must not read as an ordinary invalid-params error.
+      if (code == -32022 || !c.supported_versions.empty()) {
         a.advice = Advice::retry_with_supported_version;
         std::string list;
         for (const auto& v : c.supported_versions) list += (list.empty() ? "" : ", ") + v;
         a.text = list.empty() ? "retry with a protocol version the server supports"
                               : fmt::format("retry with a supported protocol version: {}", list);
+      } else if (code == -32602 || code == -32600 || code == -32700 || code == -32601 || code == -32020 ||
+                 code == -32021 || code == -32002) {
+        a.advice = Advice::fix_request;
+        a.text = code == -32021 ? "declare the required client capability, then send again; do not resend as is"
+                                : "fix the request (method, parameters or headers); do not resend the same call";
       } else if (code == -32603) {
         a.advice = Advice::retry_once_if_idempotent;
         a.text = "the server failed: at most one retry, and only if the call is idempotent";
