@@ -32,12 +32,24 @@ std::string auth_param(std::string_view header, std::string_view name) {
   return {};
 }
 
+/// The time (Unix seconds) an HTTP-date `Retry-After` counts from: the response's own `Date`
+/// (RFC 9110 §10.2.3 and §6.6.1: the time the message was generated), so that a capture read
+/// later gives the wait the server asked for; `now_unix_seconds` when there is no valid `Date`.
+long long retry_after_origin(const Headers& response_headers, long long now_unix_seconds) {
+  if (auto date = find_header(response_headers, "date")) {
+    if (auto t = http::http_date_unix_seconds(*date, now_unix_seconds)) return *t;
+  }
+  return now_unix_seconds;
+}
+
 }  // namespace
 
 RetryAdvice advise(const Classification& c, const Headers& response_headers, long long now_unix_seconds) {
   RetryAdvice a;
   std::optional<long long> retry_after;
-  if (auto ra = find_header(response_headers, "retry-after")) retry_after = http::retry_after_ms(*ra, now_unix_seconds);
+  if (auto ra = find_header(response_headers, "retry-after")) {
+    retry_after = http::retry_after_ms(*ra, retry_after_origin(response_headers, now_unix_seconds));
+  }
   auto with_after = [&](std::string text) {
     if (retry_after) text += fmt::format(" (Retry-After: {} ms)", *retry_after);
     return text;

@@ -422,6 +422,10 @@ std::optional<long long> parse_http_date(std::string_view s, long long now_unix_
 
 }  // namespace
 
+std::optional<long long> http_date_unix_seconds(std::string_view value, long long now_unix_seconds) {
+  return parse_http_date(trim_ows(value), now_unix_seconds);
+}
+
 std::optional<long long> retry_after_ms(std::string_view value, long long now_unix_seconds) {
   value = trim_ows(value);
   if (value.empty()) return std::nullopt;

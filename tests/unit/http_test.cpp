@@ -232,6 +232,13 @@ TEST(HttpRetryAfter, ImfFixdate) {
   EXPECT_FALSE(http::retry_after_ms("Sun, 06 Nov 1994 25:49:37 GMT", 0));
 }
 
+TEST(HttpDate, ReadsADateHeader) {
+  EXPECT_EQ(http::http_date_unix_seconds(" Sun, 06 Nov 1994 08:49:37 GMT ", 0), kExampleDate);
+  EXPECT_EQ(http::http_date_unix_seconds("Sunday, 06-Nov-94 08:49:37 GMT", kExampleDate), kExampleDate);
+  EXPECT_FALSE(http::http_date_unix_seconds("not a date", 0));
+  EXPECT_FALSE(http::http_date_unix_seconds("", 0));
+}
+
 TEST(HttpRetryAfter, ObsoleteDateForms) {
   EXPECT_EQ(http::retry_after_ms("Sunday, 06-Nov-94 08:49:37 GMT", kExampleDate - 10), 10000);
   EXPECT_EQ(http::retry_after_ms("Sun Nov  6 08:49:37 1994", kExampleDate - 10), 10000);
