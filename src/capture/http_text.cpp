@@ -753,6 +753,7 @@ class HttpTextReader {
                            inflated.error() + "); kept as captured");
       }
     }
+    decode_content_coding(response, warnings, max_body_);
     return dechunked;
   }
 
