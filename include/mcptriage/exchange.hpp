@@ -76,6 +76,9 @@ struct Response {
   std::string body;           ///< body bytes, de-chunked and decompressed where needed
   BodyState body_state = BodyState::complete;
   bool cut_at_max_body = false;    ///< the readers cut the body at `--max-body` (body_state is truncated)
+  /// The `Content-Encoding` still applied to `body` because the readers could not remove it
+  /// ("br", "zstd", a "deflate" that does not inflate); empty when the body is decoded.
+  std::string undecoded_coding;
   bool transport_captured = true;  ///< false for bare bodies (no status line or headers)
 };
 

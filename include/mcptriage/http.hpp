@@ -55,6 +55,16 @@ struct Inflated {
 };
 std::expected<Inflated, std::string> gunzip_prefix(std::string_view bytes, std::size_t max_output);
 
+/// Like gunzip_prefix, for the HTTP `deflate` content coding: a zlib stream (RFC 1950) holding
+/// deflate data (RFC 1951) per RFC 9110 §8.4.1.2, or the raw deflate data some servers send
+/// instead (accepted, as browsers do). Output bounded by `max_output` bytes (then `cut`).
+std::expected<Inflated, std::string> inflate_deflate_prefix(std::string_view bytes, std::size_t max_output);
+
+/// Parses an HTTP-date (RFC 9110 §5.6.7: IMF-fixdate, or the obsolete RFC 850 and asctime
+/// forms), e.g. a `Date` header value. Returns Unix seconds; nullopt when invalid.
+/// `now_unix_seconds` only settles the century of an RFC 850 two-digit year.
+std::optional<long long> http_date_unix_seconds(std::string_view value, long long now_unix_seconds);
+
 /// Parses a `Retry-After` value (RFC 9110 §10.2.3): delta-seconds or an HTTP-date.
 /// Returns milliseconds from `now_unix_seconds` (0 when the date is past); nullopt when invalid.
 std::optional<long long> retry_after_ms(std::string_view value, long long now_unix_seconds);

@@ -526,6 +526,7 @@ class CurlVerboseReader {
         }
       }
     }
+    decode_content_coding(r, ex.warnings, options_.max_body);
     return ex;
   }
 };

@@ -341,6 +341,7 @@ class HarReader {
           ex.warnings.push_back("content.text held gzip bytes that do not inflate: " + inflated.error());
         }
       }
+      decode_content_coding(r, ex.warnings, options_.max_body);
     } else if (auto comment = content ? string_at(*content, "comment") : std::nullopt; comment && !comment->empty()) {
       not_captured("no content.text; the exporter says: " + std::string(*comment));
     } else if (content && integer_at(*content, "size") == 0 && !sse_media) {

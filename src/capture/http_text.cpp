@@ -491,6 +491,19 @@ std::string_view strip_trailers(std::string_view body, std::string_view announce
 /// Statuses whose responses never have content (RFC 9110 §6.4.1).
 bool status_has_no_body(int status) { return status < 200 || status == 204 || status == 304; }
 
+/// True when a response with nothing after its header block and no framing header (neither
+/// `Content-Length` nor `Transfer-Encoding`) shows no body at all rather than an empty one: a
+/// `curl -D` header file alone (docs/classification.md `body_absent`). A 2xx but 202 carries
+/// content (RFC 9110 §15.3); a 202 with nothing after it is the empty reply to a notification,
+/// and an event stream ended by closing the connection (RFC 9112 §6.3) may have sent nothing
+/// (`empty_stream`). Other statuses are judged by their status alone, so they are left as they are.
+bool unframed_body_absent(const Response& response, std::string_view body) {
+  const auto type = find_header(response.headers, "Content-Type");
+  return response.status >= 200 && response.status < 300 && response.status != 202 && all_space(body) &&
+         !(type && http::media_type_is(*type, "text/event-stream")) &&
+         !find_header(response.headers, "Content-Length") && !find_header(response.headers, "Transfer-Encoding");
+}
+
 // ---------------------------------------------------------------------------------------
 // The reader
 
@@ -720,6 +733,10 @@ class HttpTextReader {
         response.body_state = BodyState::absent;
         warnings.push_back("no body captured although Content-Length is " +
                            std::to_string(*length));
+      } else if (unframed_body_absent(response, body)) {
+        response.body_state = BodyState::absent;
+        warnings.push_back("no body captured and no Content-Length or Transfer-Encoding to say it is empty "
+                           "(a curl -D header file alone?)");
       }
       if (const auto trailer = find_header(headers, "Trailer"); trailer && !body.empty()) {
         body = strip_trailers(body, *trailer, warnings);
@@ -736,6 +753,7 @@ class HttpTextReader {
                            inflated.error() + "); kept as captured");
       }
     }
+    decode_content_coding(response, warnings, max_body_);
     return dechunked;
   }
 

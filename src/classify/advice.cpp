@@ -32,12 +32,24 @@ std::string auth_param(std::string_view header, std::string_view name) {
   return {};
 }
 
+/// The time (Unix seconds) an HTTP-date `Retry-After` counts from: the response's own `Date`
+/// (RFC 9110 §10.2.3 and §6.6.1: the time the message was generated), so that a capture read
+/// later gives the wait the server asked for; `now_unix_seconds` when there is no valid `Date`.
+long long retry_after_origin(const Headers& response_headers, long long now_unix_seconds) {
+  if (auto date = find_header(response_headers, "date")) {
+    if (auto t = http::http_date_unix_seconds(*date, now_unix_seconds)) return *t;
+  }
+  return now_unix_seconds;
+}
+
 }  // namespace
 
 RetryAdvice advise(const Classification& c, const Headers& response_headers, long long now_unix_seconds) {
   RetryAdvice a;
   std::optional<long long> retry_after;
-  if (auto ra = find_header(response_headers, "retry-after")) retry_after = http::retry_after_ms(*ra, now_unix_seconds);
+  if (auto ra = find_header(response_headers, "retry-after")) {
+    retry_after = http::retry_after_ms(*ra, retry_after_origin(response_headers, now_unix_seconds));
+  }
   auto with_after = [&](std::string text) {
     if (retry_after) text += fmt::format(" (Retry-After: {} ms)", *retry_after);
     return text;
@@ -94,17 +106,19 @@ RetryAdvice advise(const Classification& c, const Headers& response_headers, lon
       return a;
     case Outcome::JSONRPC_ERROR: {
       const std::int64_t code = c.error_code.value_or(0);
-      if (code == -32602 || code == -32600 || code == -32700 || code == -32601 || code == -32020 || code == -32021 ||
-          code == -32002) {
-        a.advice = Advice::fix_request;
-        a.text = code == -32021 ? "declare the required client capability, then send again; do not resend as is"
-                                : "fix the request (method, parameters or headers); do not resend the same call";
-      } else if (code == -32022 || !c.supported_versions.empty()) {
+      // A version error first: before 2026-07-28 it is -32602 listing `data.supported`
+      // (LIFE/2025-* §Error Handling), which must not read as an ordinary invalid-params error.
+      if (code == -32022 || !c.supported_versions.empty()) {
         a.advice = Advice::retry_with_supported_version;
         std::string list;
         for (const auto& v : c.supported_versions) list += (list.empty() ? "" : ", ") + v;
         a.text = list.empty() ? "retry with a protocol version the server supports"
                               : fmt::format("retry with a supported protocol version: {}", list);
+      } else if (code == -32602 || code == -32600 || code == -32700 || code == -32601 || code == -32020 ||
+                 code == -32021 || code == -32002) {
+        a.advice = Advice::fix_request;
+        a.text = code == -32021 ? "declare the required client capability, then send again; do not resend as is"
+                                : "fix the request (method, parameters or headers); do not resend the same call";
       } else if (code == -32603) {
         a.advice = Advice::retry_once_if_idempotent;
         a.text = "the server failed: at most one retry, and only if the call is idempotent";

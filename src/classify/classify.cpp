@@ -530,6 +530,14 @@ class Classifier {
       out.push_back(std::move(c));
       return;
     }
+    if (!r.undecoded_coding.empty()) {
+      // Compressed bytes the tool cannot decode say nothing about the server's JSON.
+      set(c, Outcome::NOT_CAPTURED, "body_not_decoded",
+          fmt::format("{}: the body is Content-Encoding {}, which mcptriage cannot decode; nothing can be judged",
+                      status_text(), clip(r.undecoded_coding)));
+      out.push_back(std::move(c));
+      return;
+    }
     if (!r.transport_captured) {
       if (ex_.format == "bare-sse") classify_sse(c, out);
       else classify_json_body(c, out);

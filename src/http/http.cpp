@@ -249,9 +249,16 @@ std::expected<std::string, std::string> gunzip(std::string_view bytes, std::size
   return std::move(inflated->bytes);
 }
 
-std::expected<Inflated, std::string> gunzip_prefix(std::string_view bytes, std::size_t max_output) {
+namespace {
+
+/// Inflates `bytes` with zlib, framed as `window_bits` says (inflateInit2: 16 + MAX_WBITS gzip,
+/// RFC 1952, member after member; MAX_WBITS zlib, RFC 1950; -MAX_WBITS raw deflate, RFC 1951).
+/// Output bounded by `max_output` bytes (then `cut`); `name` names the format in error texts.
+std::expected<Inflated, std::string> inflate_prefix(std::string_view bytes, std::size_t max_output, int window_bits,
+                                                    const std::string& name) {
+  const bool gzip = window_bits > MAX_WBITS;
   z_stream zs{};
-  if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return std::unexpected("zlib init failed");
+  if (inflateInit2(&zs, window_bits) != Z_OK) return std::unexpected("zlib init failed");
   struct Guard {
     z_stream* z;
     ~Guard() { inflateEnd(z); }
@@ -282,28 +289,53 @@ std::expected<Inflated, std::string> gunzip_prefix(std::string_view bytes, std::
       // RFC 1952 §2.2: a file may hold several members; continue while another one follows.
       const std::size_t used = in_pos - zs.avail_in;
       const std::string_view rest = bytes.substr(used);
-      if (!looks_gzip(rest)) break;
+      if (!gzip || !looks_gzip(rest)) break;
       if (inflateReset(&zs) != Z_OK) return std::unexpected("zlib reset failed");
       continue;
     }
     if (rc == Z_DATA_ERROR) {
-      return std::unexpected(std::string("corrupt gzip data: ") +
+      return std::unexpected("corrupt " + name + " data: " +
                              (zs.msg != nullptr ? zs.msg : "invalid stream"));
     }
     if (rc == Z_MEM_ERROR) return std::unexpected("zlib out of memory");
     if (rc == Z_NEED_DICT || rc == Z_STREAM_ERROR) {
-      return std::unexpected("corrupt gzip data");
+      return std::unexpected("corrupt " + name + " data");
     }
     const bool input_done = zs.avail_in == 0 && in_pos >= bytes.size();
     if (input_done && zs.avail_out != 0) {
-      return std::unexpected("truncated gzip data: stream ends after " +
+      return std::unexpected("truncated " + name + " data: stream ends after " +
                              std::to_string(bytes.size()) + " bytes");
     }
     if (rc == Z_BUF_ERROR && zs.avail_in != 0 && zs.avail_out != 0) {
-      return std::unexpected("corrupt gzip data: no progress");
+      return std::unexpected("corrupt " + name + " data: no progress");
     }
   }
   return Inflated{std::move(out), false};
+}
+
+/// True when `bytes` start with a zlib header (RFC 1950 §2.2: CM 8 deflate, CINFO at most 7,
+/// CMF·256 + FLG a multiple of 31).
+bool looks_zlib(std::string_view bytes) {
+  if (bytes.size() < 2) return false;
+  const auto cmf = static_cast<unsigned char>(bytes[0]);
+  const auto flg = static_cast<unsigned char>(bytes[1]);
+  return (cmf & 0x0F) == 8 && (cmf >> 4) <= 7 && ((cmf << 8) | flg) % 31 == 0;
+}
+
+}  // namespace
+
+std::expected<Inflated, std::string> gunzip_prefix(std::string_view bytes, std::size_t max_output) {
+  return inflate_prefix(bytes, max_output, 16 + MAX_WBITS, "gzip");
+}
+
+std::expected<Inflated, std::string> inflate_deflate_prefix(std::string_view bytes, std::size_t max_output) {
+  if (looks_zlib(bytes)) {
+    auto wrapped = inflate_prefix(bytes, max_output, MAX_WBITS, "deflate");
+    if (wrapped) return wrapped;
+    if (auto raw = inflate_prefix(bytes, max_output, -MAX_WBITS, "deflate")) return raw;
+    return wrapped;  // zlib's reason: the header said zlib
+  }
+  return inflate_prefix(bytes, max_output, -MAX_WBITS, "deflate");
 }
 
 namespace {
@@ -421,6 +453,10 @@ std::optional<long long> parse_http_date(std::string_view s, long long now_unix_
 }
 
 }  // namespace
+
+std::optional<long long> http_date_unix_seconds(std::string_view value, long long now_unix_seconds) {
+  return parse_http_date(trim_ows(value), now_unix_seconds);
+}
 
 std::optional<long long> retry_after_ms(std::string_view value, long long now_unix_seconds) {
   value = trim_ows(value);

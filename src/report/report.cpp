@@ -29,14 +29,29 @@ std::vector<std::string> split(std::string_view s, char sep) {
   return out;
 }
 
-/// XML 1.0 text/attribute escaping, after redact(); characters XML 1.0 cannot carry become U+FFFD.
+/// True when the valid UTF-8 text `s` holds U+FFFE or U+FFFF (bytes EF BF BE / EF BF BF) at byte
+/// `i`: besides C0 controls and surrogates, the only code points XML 1.0 `Char` (§2.2) excludes.
+bool xml_excluded_noncharacter(std::string_view s, std::size_t i) {
+  return i + 2 < s.size() && static_cast<unsigned char>(s[i]) == 0xEF && static_cast<unsigned char>(s[i + 1]) == 0xBF &&
+         static_cast<unsigned char>(s[i + 2]) >= 0xBE;
+}
+
+/// XML 1.0 text/attribute escaping, after redact(). Every code point outside XML 1.0 `Char`
+/// (§2.2: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]) becomes U+FFFD:
+/// the other C0 controls, U+FFFE and U+FFFF here, invalid UTF-8 and surrogates in to_valid_utf8().
 std::string xml_escape(std::string_view raw) {
   const std::string s = to_valid_utf8(redact(raw));  // credentials never reach a report
   std::string out;
   out.reserve(s.size());
-  for (char ch : s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char ch = s[i];
     if (static_cast<unsigned char>(ch) < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') {
       out += "\xEF\xBF\xBD";
+      continue;
+    }
+    if (xml_excluded_noncharacter(s, i)) {
+      out += "\xEF\xBF\xBD";
+      i += 2;
       continue;
     }
     switch (ch) {

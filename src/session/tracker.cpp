@@ -321,6 +321,40 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
     }
   }
 
+  // outputSchema: a successful tool result must conform to the schema its tool declared. Checked
+  // before the replay bookkeeping, which must record this attempt as failed when it fails here.
+  if (method == "tools/call" && primary && primary->outcome == Outcome::TOOL_SUCCESS && !f.tool_name.empty()) {
+    auto tool = s.tools.find(f.tool_name);
+    if (tool != s.tools.end() && tool->second.output_schema && f.result_found) {
+      a.schema_checked = true;
+      Classification& c = *records.front();
+      const std::string base = f.result_pointer + "/structuredContent";
+      std::optional<SchemaMismatch> mismatch;
+      if (!f.structured_content) {
+        mismatch = SchemaMismatch{"", fmt::format("the tool declares an outputSchema ({}) but the result has no "
+                                                  "structuredContent",
+                                                  tool->second.source)};
+      } else {
+        auto checked = check_schema(*tool->second.output_schema, *f.structured_content);
+        if (!checked) {
+          c.warnings.push_back("outputSchema not checked: " + checked.error());
+        } else if (*checked) {
+          mismatch = std::move(**checked);
+          mismatch->message = fmt::format("structuredContent does not match the outputSchema of tool \"{}\" ({}): {}",
+                                          f.tool_name, tool->second.source, mismatch->message);
+        }
+      }
+      if (mismatch) {
+        c.outcome = Outcome::INVALID_TOOL_RESULT;
+        c.layer = layer_of(c.outcome);
+        c.reason = "structured_content_schema_mismatch";
+        c.detail = mismatch->message;
+        c.pointer = base + mismatch->pointer;
+        c.retry = advise(c, Headers{}, s.now);
+      }
+    }
+  }
+
   // Replays: the same method and params as an earlier request that failed.
   if (is_request && !method.empty()) {
     const std::uint64_t rkey = json::hash_bytes(method, f.params_hash);
@@ -396,38 +430,6 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
                    a.entry);
   }
 
-  // outputSchema: a successful tool result must conform to the schema its tool declared.
-  if (method == "tools/call" && primary && primary->outcome == Outcome::TOOL_SUCCESS && !f.tool_name.empty()) {
-    auto tool = s.tools.find(f.tool_name);
-    if (tool != s.tools.end() && tool->second.output_schema && f.result_found) {
-      a.schema_checked = true;
-      Classification& c = *records.front();
-      const std::string base = f.result_pointer + "/structuredContent";
-      std::optional<SchemaMismatch> mismatch;
-      if (!f.structured_content) {
-        mismatch = SchemaMismatch{"", fmt::format("the tool declares an outputSchema ({}) but the result has no "
-                                                  "structuredContent",
-                                                  tool->second.source)};
-      } else {
-        auto checked = check_schema(*tool->second.output_schema, *f.structured_content);
-        if (!checked) {
-          c.warnings.push_back("outputSchema not checked: " + checked.error());
-        } else if (*checked) {
-          mismatch = std::move(**checked);
-          mismatch->message = fmt::format("structuredContent does not match the outputSchema of tool \"{}\" ({}): {}",
-                                          f.tool_name, tool->second.source, mismatch->message);
-        }
-      }
-      if (mismatch) {
-        c.outcome = Outcome::INVALID_TOOL_RESULT;
-        c.layer = layer_of(c.outcome);
-        c.reason = "structured_content_schema_mismatch";
-        c.detail = mismatch->message;
-        c.pointer = base + mismatch->pointer;
-        c.retry = advise(c, Headers{}, s.now);
-      }
-    }
-  }
   for (const ToolDefinition& t : f.tools) {
     if (s.tools.size() >= kMaxTools && !s.tools.count(t.name)) {
       s.tools_forgotten = true;

@@ -40,6 +40,12 @@ check "JUnit failure message carries outcome and reason" grep -q '<failure messa
 check "prove reports the failing TAP stream as failed" bash -c '! prove --exec cat "$0" >/dev/null 2>&1' "$work/bad.tap"
 check "TAP has 4 test points, 3 not ok" test "$(grep -c '^not ok' "$work/bad.tap")" = 3
 
+# Tool text with U+FFFE, U+FFFF and a C0 control (not XML 1.0 Char): replaced, still well-formed.
+"$bin" -q --report-junit "$work/nonchar.xml" "$root/testdata/cases/regress-junit-noncharacters/input.json" \
+  >/dev/null 2>&1
+check "JUnit report with U+FFFE/U+FFFF in tool text validates" \
+  xmllint --noout --schema "$root/docs/junit.xsd" "$work/nonchar.xml"
+
 # Only a broken expectation: exit 1.
 printf 'tools-call-success.txt TOOL_ERROR\n' >"$work/suite/one.manifest"
 "$bin" -q --manifest "$work/suite/one.manifest" >/dev/null 2>"$work/one.err"

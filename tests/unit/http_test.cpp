@@ -1,4 +1,5 @@
-// Unit tests for src/http: status lines, header lookup, media types, dechunk, gunzip, Retry-After.
+// Unit tests for src/http: status lines, header lookup, media types, dechunk, gunzip, deflate,
+// HTTP-dates, Retry-After.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -207,6 +208,41 @@ TEST(HttpGzip, OutputBound) {
   EXPECT_NE(out.error().find("exceeds"), std::string::npos) << out.error();
 }
 
+// kGzipPlain as HTTP "deflate" (RFC 9110 §8.4.1.2: zlib, RFC 1950) and as the raw deflate data
+// (RFC 1951) some servers send instead; made with Python zlib, level 9.
+constexpr char kZlib[] =
+    "\x78\xda\xab\x56\xca\x2a\xce\xcf\x2b\x2a\x48\x56\xb2\x52\x32\xd2\x33\x50\xd2\x51\xca\x4c"
+    "\x51\xb2\x32\xd4\x51\x2a\x4a\x2d\x2e\xcd\x29\x51\xb2\xaa\xae\xad\x05\x00\xca\x4c\x0b\x33";
+constexpr std::string_view kZlibBytes(kZlib, sizeof(kZlib) - 1);
+constexpr std::string_view kRawDeflateBytes = kZlibBytes.substr(2, kZlibBytes.size() - 6);
+
+TEST(HttpDeflate, InflatesZlibWrapped) {
+  const auto out = http::inflate_deflate_prefix(kZlibBytes, 1024);
+  ASSERT_TRUE(out) << out.error();
+  EXPECT_EQ(out->bytes, kGzipPlain);
+  EXPECT_FALSE(out->cut);
+}
+
+TEST(HttpDeflate, InflatesRawDeflate) {
+  const auto out = http::inflate_deflate_prefix(kRawDeflateBytes, 1024);
+  ASSERT_TRUE(out) << out.error();
+  EXPECT_EQ(out->bytes, kGzipPlain);
+}
+
+TEST(HttpDeflate, CutAtTheBound) {
+  const auto out = http::inflate_deflate_prefix(kZlibBytes, 10);
+  ASSERT_TRUE(out) << out.error();
+  EXPECT_TRUE(out->cut);
+  EXPECT_EQ(out->bytes, kGzipPlain.substr(0, 10));
+}
+
+TEST(HttpDeflate, CorruptOrCutData) {
+  EXPECT_FALSE(http::inflate_deflate_prefix("\xff\xff\xff\xff not deflate", 1024));
+  const auto cut = http::inflate_deflate_prefix(kZlibBytes.substr(0, 20), 1024);
+  ASSERT_FALSE(cut);
+  EXPECT_NE(cut.error().find("deflate"), std::string::npos) << cut.error();
+}
+
 // 1994-11-06T08:49:37Z, the RFC 9110 example date.
 constexpr long long kExampleDate = 784111777;
 
@@ -230,6 +266,13 @@ TEST(HttpRetryAfter, ImfFixdate) {
   EXPECT_FALSE(http::retry_after_ms("Sun, 06 Foo 1994 08:49:37 GMT", 0));
   EXPECT_FALSE(http::retry_after_ms("Sun, 36 Nov 1994 08:49:37 GMT", 0));
   EXPECT_FALSE(http::retry_after_ms("Sun, 06 Nov 1994 25:49:37 GMT", 0));
+}
+
+TEST(HttpDate, ReadsADateHeader) {
+  EXPECT_EQ(http::http_date_unix_seconds(" Sun, 06 Nov 1994 08:49:37 GMT ", 0), kExampleDate);
+  EXPECT_EQ(http::http_date_unix_seconds("Sunday, 06-Nov-94 08:49:37 GMT", kExampleDate), kExampleDate);
+  EXPECT_FALSE(http::http_date_unix_seconds("not a date", 0));
+  EXPECT_FALSE(http::http_date_unix_seconds("", 0));
 }
 
 TEST(HttpRetryAfter, ObsoleteDateForms) {
