@@ -461,25 +461,22 @@ std::optional<long long> http_date_unix_seconds(std::string_view value, long lon
 std::optional<long long> retry_after_ms(std::string_view value, long long now_unix_seconds) {
   value = trim_ows(value);
   if (value.empty()) return std::nullopt;
+  // A wait longer than 2^31 seconds (68 years) is read as 2^31 seconds, as RFC 9111 §1.2.2 has
+  // caches read an over-large delta-seconds: a JSON number a JavaScript reader keeps exactly,
+  // where the int64 maximum it saturated at before is not.
+  constexpr long long kMaxSeconds = 2147483648LL;
   if (std::all_of(value.begin(), value.end(), is_digit)) {
-    // delta-seconds; saturate instead of overflowing.
-    constexpr long long kMax = std::numeric_limits<long long>::max();
     long long seconds = 0;
     for (char c : value) {
-      const int d = c - '0';
-      if (seconds > (kMax / 1000 - d) / 10) return kMax;
-      seconds = seconds * 10 + d;
+      seconds = seconds * 10 + (c - '0');
+      if (seconds >= kMaxSeconds) return kMaxSeconds * 1000;
     }
     return seconds * 1000;
   }
   const auto date = parse_http_date(value, now_unix_seconds);
   if (!date) return std::nullopt;
   if (*date <= now_unix_seconds) return 0;
-  const long long delta = *date - now_unix_seconds;
-  if (delta > std::numeric_limits<long long>::max() / 1000) {
-    return std::numeric_limits<long long>::max();
-  }
-  return delta * 1000;
+  return std::min(*date - now_unix_seconds, kMaxSeconds) * 1000;
 }
 
 }  // namespace mcptriage::http

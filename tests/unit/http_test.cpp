@@ -253,8 +253,11 @@ TEST(HttpRetryAfter, DeltaSeconds) {
   EXPECT_FALSE(http::retry_after_ms("1.5", 0));
   EXPECT_FALSE(http::retry_after_ms("", 0));
   EXPECT_FALSE(http::retry_after_ms("soon", 0));
-  // Absurd values saturate instead of overflowing.
-  EXPECT_GT(*http::retry_after_ms("99999999999999999999999", 0), 0);
+  // Absurd values saturate at 2^31 seconds (RFC 9111 §1.2.2), a number JavaScript keeps exactly.
+  EXPECT_EQ(*http::retry_after_ms("99999999999999999999999", 0), 2147483648000LL);
+  EXPECT_EQ(*http::retry_after_ms("2147483647", 0), 2147483647000LL);
+  EXPECT_EQ(*http::retry_after_ms("2147483648", 0), 2147483648000LL);
+  EXPECT_EQ(*http::retry_after_ms("Fri, 31 Dec 9999 23:59:59 GMT", 0), 2147483648000LL);
 }
 
 TEST(HttpRetryAfter, ImfFixdate) {
