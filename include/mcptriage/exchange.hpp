@@ -52,6 +52,9 @@ struct RequestSummary {
   std::uint64_t params_hash = 0;               ///< canonical hash of `params` without `_meta`
   std::string tool_name;                       ///< `params.name` of a tools/call
   std::optional<std::string> protocol_version;  ///< `params._meta["io.modelcontextprotocol/protocolVersion"]`
+  /// A batch (`array`, 2025-03-26): the ids of its requests (elements with a `method` and an
+  /// `id`), in order; its notifications have none and expect no response (JSON-RPC 2.0 §6).
+  std::vector<JsonRpcId> batch_ids = {};
 };
 
 /// The JSON-RPC request context of an exchange: what the client sent. Every field is optional

@@ -247,6 +247,7 @@ struct Context {
   std::string version_source;
   bool session_id_sent = false;
   bool batch_request = false;
+  std::vector<JsonRpcId> batch_ids;  ///< the ids of a batch request's requests (RequestSummary::batch_ids)
 };
 
 /// One parser per thread for the response bodies and one for request bodies, reused for every
@@ -271,6 +272,7 @@ simdjson::dom::parser& rest_parser() {
 bool apply_request(const RequestSummary& s, Context& ctx, MethodSource source, ReadAlong* along) {
   if (s.shape == RequestSummary::Shape::array) {
     ctx.batch_request = true;
+    ctx.batch_ids = s.batch_ids;
     ctx.kind_known = false;
     return true;
   }
@@ -724,12 +726,37 @@ class Classifier {
       out.push_back(std::move(c));
       return;
     }
+    const std::size_t first = out.size();
     if (is_array(p.root)) {
       judge_batch(c, p.root, out);
-      return;
+    } else {
+      judge_message(c, p.root, "");
+      if (!ctx_.batch_ids.empty()) {
+        c.warnings.push_back("a batch request answered by one response, not an array of them (JSON-RPC 2.0 §6)");
+      }
+      out.push_back(std::move(c));
     }
-    judge_message(c, p.root, "");
-    out.push_back(std::move(c));
+    note_unanswered_batch_requests(out, first);
+  }
+
+  /// A captured batch request (2025-03-26): each of its requests expects a response with its
+  /// id (JSON-RPC 2.0 §6); the ids no record answered are named in a warning on the first.
+  void note_unanswered_batch_requests(std::vector<Classification>& out, std::size_t first) const {
+    if (ctx_.batch_ids.empty() || first >= out.size()) return;
+    std::string missing;
+    std::size_t n = 0;
+    for (const JsonRpcId& id : ctx_.batch_ids) {
+      const bool answered = std::any_of(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+                                        [&](const Classification& r) { return r.id_checked && r.request_id == id; });
+      if (!answered) {
+        missing += (missing.empty() ? "" : ", ") + id.to_json();
+        ++n;
+      }
+    }
+    if (n > 0) {
+      out[first].warnings.push_back(fmt::format("request {} {} of the batch got no response (JSON-RPC 2.0 §6)",
+                                                n == 1 ? "id" : "ids", missing));
+    }
   }
 
   void judge_batch(Classification& c, element root, std::vector<Classification>& out) {
@@ -854,7 +881,21 @@ class Classifier {
 
   /// Compares the response id with the request id (type and value, BASE §Responses). False, with
   /// INVALID_ENVELOPE/id_mismatch set, when they differ; without a request id, warns and passes.
-  static bool pair_id(Classification& c, element idv, const std::string& prefix, std::string_view what) {
+  bool pair_id(Classification& c, element idv, const std::string& prefix, std::string_view what) const {
+    if (!c.request_id && !ctx_.batch_ids.empty()) {
+      // A batch request: the response answers one of its requests (JSON-RPC 2.0 §6).
+      const JsonRpcId id = id_of(idv);
+      if (std::find(ctx_.batch_ids.begin(), ctx_.batch_ids.end(), id) == ctx_.batch_ids.end()) {
+        std::string ids;
+        for (const JsonRpcId& b : ctx_.batch_ids) ids += (ids.empty() ? "" : ", ") + b.to_json();
+        set(c, Outcome::INVALID_ENVELOPE, "id_mismatch",
+            fmt::format("{} id {} answers no request of the batch (ids {})", what, id.to_json(), ids), prefix + "/id");
+        return false;
+      }
+      c.request_id = id;
+      c.id_checked = true;
+      return true;
+    }
     if (!c.request_id) {
       c.warnings.push_back("request id unknown: the response id was not checked");
       return true;
@@ -1437,6 +1478,10 @@ RequestSummary summarize_request(element body) {
   RequestSummary s;
   if (is_array(body)) {
     s.shape = RequestSummary::Shape::array;
+    for (element item : array(body)) {
+      if (!is_object(item) || !string_field(item, "method")) continue;
+      if (auto id = field(item, "id")) s.batch_ids.push_back(id_of(*id));
+    }
     return s;
   }
   if (!is_object(body)) return s;
