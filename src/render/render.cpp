@@ -1,4 +1,7 @@
 // JSON Lines and table renderers (docs/output.md).
+#include <locale.h>
+#include <wchar.h>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -158,11 +161,39 @@ void append_kv_id(std::string& out, std::string_view open, const std::optional<J
   }
 }
 
-/// Display width of UTF-8 text in columns (one per code point; good enough for alignment).
+/// Columns a code point takes on a terminal: glibc's wcwidth() (Unicode East Asian Width:
+/// wide characters and emoji take 2, combining marks 0) under the C.UTF-8 locale, which the
+/// program itself does not run in; 1 when that locale is missing or wcwidth() does not know it.
+int columns_of(char32_t cp) {
+  static const locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", static_cast<locale_t>(0));
+  if (utf8 == static_cast<locale_t>(0)) return 1;
+  const locale_t before = uselocale(utf8);
+  const int w = wcwidth(static_cast<wchar_t>(cp));
+  uselocale(before);
+  return w < 0 ? 1 : w;
+}
+
+/// Display width of UTF-8 text in terminal columns (a table cell, escaped already: no control
+/// characters, valid UTF-8; a byte that does not decode counts as one column).
 std::size_t width(std::string_view s) {
   std::size_t w = 0;
-  for (unsigned char ch : s) {
-    if ((ch & 0xC0) != 0x80) ++w;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (b < 0x80) {
+      ++w;
+      ++i;
+      continue;
+    }
+    const std::size_t n = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+    if (n == 1 || i + n > s.size()) {
+      ++w;
+      ++i;
+      continue;
+    }
+    char32_t cp = b & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07);
+    for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    w += static_cast<std::size_t>(columns_of(cp));
+    i += n;
   }
   return w;
 }
