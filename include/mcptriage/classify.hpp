@@ -46,7 +46,7 @@ Layer layer_of(Outcome o);
 /// Parses the text given to `--id`: a JSON integer or a JSON string (`'"1"'`).
 std::optional<JsonRpcId> parse_id_flag(std::string_view text);
 
-/// Whether `v` has the form of an MCP protocol version: a date, `YYYY-MM-DD` (MCP basic
+/// Whether `v` has the form of an MCP protocol version: a calendar date, `YYYY-MM-DD` (MCP basic
 /// §Versioning: "the version format is YYYY-MM-DD"). Rules are chosen by comparing versions as
 /// text, so a value of another form (`2025-6-18`, `latest`) would pick rules at random.
 bool is_protocol_version(std::string_view v);

@@ -762,7 +762,7 @@ class Classifier {
   void judge_batch(Classification& c, element root, std::vector<Classification>& out) {
     std::string v = version_for(c, std::nullopt, true);
     array arr = root;
-    if (v != kV20250326) {
+    if (!(v >= kV20250326 && v < kV20250618)) {  // 2025-03-26 rules: from it until 2025-06-18 (versions compare as dates)
       set(c, Outcome::INVALID_ENVELOPE, "batch_not_allowed",
           fmt::format("a JSON array (batch) reply, but protocol version {} has no batching (removed in 2025-06-18)", v));
       out.push_back(std::move(c));

@@ -156,9 +156,13 @@ bool is_protocol_version(std::string_view v) {
   for (std::size_t k : {0, 1, 2, 3, 5, 6, 8, 9}) {
     if (v[k] < '0' || v[k] > '9') return false;
   }
+  const int year = (v[0] - '0') * 1000 + (v[1] - '0') * 100 + (v[2] - '0') * 10 + (v[3] - '0');
   const int month = (v[5] - '0') * 10 + (v[6] - '0');
   const int day = (v[8] - '0') * 10 + (v[9] - '0');
-  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+  if (month < 1 || month > 12 || day < 1) return false;
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;  // Gregorian
+  constexpr int kDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return day <= kDays[month - 1] + (month == 2 && leap ? 1 : 0);
 }
 
 bool is_known_protocol_version(std::string_view v) {

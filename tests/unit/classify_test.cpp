@@ -283,6 +283,33 @@ TEST(ClassifyRules, BatchNotAllowedIn20250618) {
   EXPECT_EQ(c.reason, "batch_not_allowed");
 }
 
+TEST(ClassifyRules, UnpublishedVersionsGetTheRulesOfTheLatestBefore) {
+  // A date between 2025-03-26 and 2025-06-18 batches as 2025-03-26 does; one from 2025-06-18 on
+  // or before 2025-03-26 does not (new-user trial, session 5: 2025-05-01 said "no batching").
+  for (const char* v : {"2025-03-26", "2025-05-01", "2025-06-17"}) {
+    ContextFlags f;
+    f.protocol_version = v;
+    auto all = classify(json_reply(200, R"([{"jsonrpc":"2.0","id":7,"result":{"content":[]}}])"), f, 0);
+    ASSERT_EQ(all.size(), 1u) << v;
+    EXPECT_EQ(all[0].outcome, Outcome::TOOL_SUCCESS) << v;
+  }
+  for (const char* v : {"2024-11-05", "2025-06-18", "2025-09-01", "2026-07-28"}) {
+    ContextFlags f;
+    f.protocol_version = v;
+    EXPECT_EQ(one(json_reply(200, R"([{"jsonrpc":"2.0","id":7,"result":{"content":[]}}])"), f).reason, "batch_not_allowed") << v;
+  }
+}
+
+TEST(ProtocolVersion, IsACalendarDate) {
+  for (const char* v : {"2025-11-25", "2024-02-29", "2000-02-29", "2025-12-31"}) EXPECT_TRUE(is_protocol_version(v)) << v;
+  for (const char* v : {"2025-6-18", "latest", "", "2025-02-29", "1900-02-29", "2025-04-31", "2025-13-01", "2025-00-10",
+                        "2025-01-00", "2025/01/01", "２０２５-01-01", "2025-01-01 "}) {
+    EXPECT_FALSE(is_protocol_version(v)) << v;
+  }
+  EXPECT_TRUE(is_known_protocol_version("2025-06-18"));
+  EXPECT_FALSE(is_known_protocol_version("2025-09-01"));
+}
+
 TEST(ClassifyRules, RateLimitedRetryAfterSeconds) {
   Exchange ex = json_reply(429, "", "");
   ex.response.headers.push_back({"Retry-After", "3"});
