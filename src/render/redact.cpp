@@ -103,8 +103,11 @@ bool sensitive_param(std::string_view name) {
   return false;
 }
 
-/// A byte of a URL parameter name (RFC 3986 unreserved, and '%' of a percent-encoding).
-bool is_param_char(char c) { return is_alnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '%'; }
+/// A byte of a URL parameter name (RFC 3986 unreserved, '%' of a percent-encoding, and the
+/// brackets of array-style names such as `token[]` or `api_key[0]`).
+bool is_param_char(char c) {
+  return is_alnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '%' || c == '[' || c == ']';
+}
 
 /// The byte before a URL parameter in free text: the query's '?', the fragment's '#', or a
 /// separator ('&', ';').
@@ -408,7 +411,10 @@ void append_redacted_scan(std::string& out, std::string_view s) {
         ++end;
       const std::size_t colon = s.substr(auth, end - auth).find(':');
       if (end < s.size() && s[end] == '@' && end > auth) {
-        const std::size_t kept = colon != std::string_view::npos ? 3 + colon + 1 : 3;
+        // `user:password@`: the user stays; a lone user (`TOKEN@`, `TOKEN:@` with an empty
+        // password, as API keys are sent in Basic auth) is the credential itself.
+        const bool user_kept = colon != std::string_view::npos && auth + colon + 1 < end;
+        const std::size_t kept = user_kept ? 3 + colon + 1 : 3;
         out.append(s.substr(i, kept));
         out += kRedacted;
         out += '@';
@@ -478,7 +484,7 @@ std::string redact_url(std::string_view url) {
     if (at != std::string_view::npos && at >= auth) {
       const std::string_view userinfo = url.substr(auth, at - auth);
       const std::size_t colon = userinfo.find(':');
-      if (colon != std::string_view::npos) {
+      if (colon != std::string_view::npos && colon + 1 < userinfo.size()) {  // `TOKEN:@`: the user is the secret
         out.append(userinfo.substr(0, colon + 1));
       }
       out += kRedacted;

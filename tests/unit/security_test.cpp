@@ -131,8 +131,13 @@ TEST_F(Redaction, UrlParametersAndLoneUserInFreeText) {
   EXPECT_EQ(redact("see /cb#id=1&Access_Token=T1;X-Amz-Signature=S1 now"),
             "see /cb#id=1&Access_Token=[REDACTED];X-Amz-Signature=[REDACTED] now");
   EXPECT_EQ(redact("query a=b&client_key=K&page=2"), "query a=b&client_key=[REDACTED]&page=2");
-  // a URL's lone user name is a token (redact_url does the same)
+  // a URL's lone user name is a token (redact_url does the same), also with an empty password
+  // (API keys sent as Basic auth user names; second trial, session 5)
   EXPECT_EQ(redact("clone https://ghp_TOKEN@github.com/x failed"), "clone https://[REDACTED]@github.com/x failed");
+  EXPECT_EQ(redact("GET https://sk_live_SECRET:@api.example.com/v1"), "GET https://[REDACTED]@api.example.com/v1");
+  EXPECT_EQ(redact_url("https://sk_live_SECRET:@api.example.com/v1"), "https://[REDACTED]@api.example.com/v1");
+  // array-style parameter names
+  EXPECT_EQ(redact("see /x?token[]=S1&api_key[0]=S2&page[1]=3"), "see /x?token[]=[REDACTED]&api_key[0]=[REDACTED]&page[1]=3");
   // not parameters: no separator before the name, or a name that is no credential
   EXPECT_EQ(redact("code=200 page?sort=asc&order=desc#top"), "code=200 page?sort=asc&order=desc#top");
   EXPECT_EQ(redact("mail ann@example.com at https://example.com/a@b"), "mail ann@example.com at https://example.com/a@b");
@@ -202,7 +207,7 @@ TEST_F(Redaction, FilterNeverHidesWhatTheScanWouldChange) {
       "passwd",  "secret",  "client_",   "session", "apikey",   "https",   "user",        "a",       "1",
       ";",       "&",       "\\",      "\n",     "refresh_", "id_",     "{",           "}",       "x",
       "\t",      "\r",      "\x0b",     "\x0c",   "?",        "#",       "code",        "sig",     "jwt",
-      "pwd",     "pass",    "%"};
+      "pwd",     "pass",    "%",        "[",       "]"};
   std::mt19937 rng(20261130);
   std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
   std::uniform_int_distribution<int> length(1, 12);
