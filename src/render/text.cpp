@@ -126,6 +126,26 @@ char32_t bidi_control(std::string_view s, std::size_t i, std::size_t n) {
 
 }  // namespace
 
+std::string detail::escape_terminal_controls_json(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const std::size_t n = c < 0x80 ? 1 : utf8_len(s, i);
+    char32_t cp = 0;
+    if (n == 2 && c == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0) cp = static_cast<unsigned char>(s[i + 1]);
+    else if (n >= 2) cp = bidi_control(s, i, n);
+    if (cp != 0) {
+      out += "\\u";
+      for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(cp >> shift) & 0xF];
+    } else {
+      out.append(s.substr(i, n == 0 ? 1 : n));
+    }
+    i += n == 0 ? 1 : n;
+  }
+  return out;
+}
+
 std::string escape_terminal(std::string_view s) {
   std::string out;
   out.reserve(s.size());

@@ -1,5 +1,6 @@
 // Expectations, manifests, and the JUnit XML / TAP report writers.
 #include "mcptriage/report.hpp"
+#include "render/text_detail.hpp"
 
 #include <fmt/format.h>
 
@@ -67,7 +68,10 @@ std::string xml_escape(std::string_view raw) {
 }
 
 /// A YAML double-quoted scalar (JSON strings are valid YAML).
-std::string yaml_quote(std::string_view s) { return "\"" + json_escape(redact(s)) + "\""; }
+std::string yaml_quote(std::string_view s) {
+  // JSON's escapes are YAML's; C1 and bidirectional controls too, for a report read on a terminal.
+  return "\"" + detail::escape_terminal_controls_json(json_escape(redact(s))) + "\"";
+}
 
 /// TAP descriptions must not contain '#' (a directive) or a newline.
 std::string tap_text(std::string_view s) {

@@ -14,6 +14,7 @@
 #include "mcptriage/http.hpp"
 #include "mcptriage/render.hpp"
 #include "render/redact_detail.hpp"
+#include "render/text_detail.hpp"
 
 using namespace mcptriage;
 
@@ -457,6 +458,9 @@ TEST(Terminal, ControlsAndBidirectionalFormattingAreEscaped) {
   EXPECT_EQ(escape_terminal("id \xe2\x80\xae" "cba"), "id \\u202ecba");
   EXPECT_EQ(escape_terminal("\xe2\x81\xa6x\xe2\x81\xa9 \xe2\x80\x8e\xe2\x80\x8f \xd8\x9c \xe2\x80\xaa"),
             "\\u2066x\\u2069 \\u200e\\u200f \\u061c \\u202a");
+  // the TAP report's YAML strings: JSON escapes, and C1 and bidirectional controls as \uXXXX
+  EXPECT_EQ(detail::escape_terminal_controls_json(json_escape("x\xe2\x80\xae" "evil \xc2\x9b \xc3\xa9 \t")),
+            "x\\u202eevil \\u009b \xc3\xa9 \\t");
   // other characters stay: an em dash, U+2028, CJK, an accented letter, an emoji
   EXPECT_EQ(escape_terminal("\xe2\x80\x94 \xe2\x80\xa8 \xe6\x9d\xb1 caf\xc3\xa9 \xf0\x9f\x98\x80"),
             "\xe2\x80\x94 \xe2\x80\xa8 \xe6\x9d\xb1 caf\xc3\xa9 \xf0\x9f\x98\x80");
