@@ -480,6 +480,13 @@ class CurlVerboseReader {
     r.headers = fin->headers;
     if (!fin->ended) ex.warnings.push_back("the response header block was cut short");
     if (!separate_note_.empty() && index == 1) ex.warnings.push_back(separate_note_);
+    if (!fin->ended && !t.body_seen) {
+      // The log ends inside the header block (`curl: (28)` mid-headers): nothing says whether a
+      // body was coming, so it was not captured (docs/security.md), as for raw HTTP (trial 6).
+      r.body_state = BodyState::absent;
+      if (!t.error.empty()) ex.warnings.push_back(t.error);
+      return ex;
+    }
     if (!t.body_seen) {
       if (body_expected(t, *fin)) {
         r.body_state = BodyState::absent;
