@@ -444,7 +444,10 @@ class CurlVerboseReader {
       }
       return;
     }
-    if (split_by_length(body, kept, wanting)) return;
+    // Without --compressed curl writes the bytes as received, so a Content-Encoding'd body's
+    // Content-Length counts them: when the lengths cover the file exactly, split by them too
+    // (each piece is decoded in to_exchange; trial 6).
+    if (split_by_length(body, kept, wanting, false) || split_by_length(body, kept, wanting, true)) return;
     if (wanting.size() > 1) {
       separate_note_ = "the separate body file holds the bodies of " + std::to_string(wanting.size()) +
                        " responses that cannot be told apart: all of it was given to the last";
@@ -459,7 +462,7 @@ class CurlVerboseReader {
   /// Content-Length bytes; a bodiless transfer's copy is passed over. False, with nothing
   /// given, unless every length is usable and the pieces cover the file exactly.
   static bool split_by_length(std::string_view body, std::vector<Transfer>& kept,
-                              const std::vector<std::size_t>& wanting) {
+                              const std::vector<std::size_t>& wanting, bool encoded_lengths) {
     std::vector<std::pair<std::size_t, std::string_view>> pieces;
     std::size_t at = 0;
     std::size_t w = 0;
@@ -470,7 +473,9 @@ class CurlVerboseReader {
       ++w;
       const ResponseBlock* fin = final_block(kept[i]);
       const auto n = content_length(fin->headers);
-      if (!n || !length_is_usable(fin->headers) || static_cast<std::size_t>(*n) > body.size() - at) return false;
+      const bool usable = encoded_lengths ? !find_header(fin->headers, "transfer-encoding")
+                                          : length_is_usable(fin->headers);
+      if (!n || !usable || static_cast<std::size_t>(*n) > body.size() - at) return false;
       at += static_cast<std::size_t>(*n);
       pieces.emplace_back(i, body.substr(start, at - start));
     }
