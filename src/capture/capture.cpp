@@ -85,7 +85,14 @@ bool has_ansi_in_head(std::string_view s) {
     if (c != '\n') continue;
     const bool blank =
         s.substr(line_start, i - line_start).find_first_not_of('\r') == std::string_view::npos;
+    // curl -v: `< ` (with its CR) ends a response header block; what follows is curl's own
+    // lines and the body, whose bytes (gzip, deflate) may look like escapes (trial 6).
+    const std::string_view line = s.substr(line_start, i - line_start);
+    const bool curl_v_end =
+        !line.empty() && line.front() == '<' &&
+        line.substr(1).find_first_not_of(" \r") == std::string_view::npos;
     line_start = i + 1;
+    if (curl_v_end) return false;
     // An empty line ends a header block; keep probing only when another block follows
     // (curl -i: "HTTP/1.1 100 Continue" has no field names to print in bold).
     if (blank && s.substr(line_start, 5) != "HTTP/" && s.substr(line_start, 1) != "\x1b") {
