@@ -116,6 +116,10 @@ struct Transfer {
   bool body_seen = false;
   bool data_in = false;       ///< a `{ [N bytes data]` marker: curl received body bytes
   std::string error;          ///< `curl: (N) ...` seen while this transfer was current
+  /// Times a body without a usable Content-Length was parsed to see whether a glued curl line
+  /// ends it (CurlVerboseReader::body_complete_with): bounded, so a body full of such lines
+  /// stays linear.
+  mutable unsigned json_checks = 0;
 };
 
 std::optional<long long> content_length(const Headers& h) {
@@ -343,11 +347,16 @@ class CurlVerboseReader {
   /// True when the current transfer's body followed by `more` has all of its Content-Length,
   /// or (without a usable one) is one complete JSON value.
   bool body_complete_with(const Transfer& t, std::string_view more) const {
-    const std::string whole = t.body + std::string(more);
     const ResponseBlock& fin = t.responses.back();
     if (const auto n = content_length(fin.headers); n && length_is_usable(fin.headers)) {
-      return whole.size() == static_cast<std::size_t>(*n);
+      return t.body.size() + more.size() == static_cast<std::size_t>(*n);
     }
+    // Parsing the body so far for every such line would be quadratic on a body made of them
+    // (hostile input): a few tries per transfer, the real case needs one.
+    constexpr unsigned kJsonChecks = 4;
+    if (t.json_checks >= kJsonChecks) return false;
+    ++t.json_checks;
+    const std::string whole = t.body + std::string(more);
     simdjson::dom::parser parser;
     simdjson::dom::element ignored;
     return parser.parse(whole).get(ignored) == simdjson::SUCCESS;

@@ -221,6 +221,15 @@ const std::map<std::string, Kind>& kinds() {
           out(kToolResult);
           out("\r\r");
         }}},
+      {"curlv-body-of-glued-notes",
+       {"a curl -v 2>&1 capture whose close-delimited body is N lines of `{\"a\":1} Note: x` (session 5:"
+        " each line that could end in a glued curl line parsed the whole body so far: quadratic)",
+        1000000,
+        [](std::size_t n) {
+          out("*   Trying 127.0.0.1:8000...\n> POST /mcp HTTP/1.1\n> Host: x\n>\n< HTTP/1.1 200 OK\n"
+              "< Content-Type: application/json\n<\n");
+          repeat("{\"a\":1} Note: x\n", n);
+        }}},
       {"sse-empty-events-then-response",
        {"N empty events, then the response", 1000000,
         [](std::size_t n) {

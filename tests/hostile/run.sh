@@ -208,6 +208,10 @@ if want sse-cr-comments-then-response; then
   run sse-cr-comments-then-response 64 5 gen:sse-cr-comments-then-response:2000000 "${tool[@]}"
   expect_exit 0; expect_records 1 TOOL_SUCCESS/tool_success; done_case
 fi
+if want curlv-body-of-glued-notes; then
+  run curlv-body-of-glued-notes 256 5 gen:curlv-body-of-glued-notes:1000000 "${tool[@]}"
+  expect_exit 0; expect_records 1 MALFORMED_JSON/trailing_data; done_case
+fi
 if want sse-bad-events; then
   run sse-bad-events 256 10 gen:sse-bad-events:100000 "${tool[@]}"
   expect_exit 0; expect_records 1 MALFORMED_JSON/invalid_json; done_case
