@@ -145,7 +145,7 @@ class Pipeline {
         records_of_(records_of),
         consume_(consume),
         block_size_(options.block_size != 0 ? options.block_size : default_block_size(options.jobs)),
-        whole_file_max_(options.block_size != 0 ? options.block_size : default_block_size(2)) {}
+        whole_file_max_(options.block_size != 0 ? options.block_size : kWholeFileMax) {}
 
   void run() {
     if (options_.jobs <= 1) {
@@ -219,6 +219,7 @@ class Pipeline {
   /// Files up to this size are read whole (by a worker); larger ones go through produce_stream.
   /// The same for any `jobs` by default (512 KiB), so that only the block size depends on it.
   const std::size_t whole_file_max_;
+  static constexpr std::size_t kWholeFileMax = std::size_t{1} << 19;  ///< 512 KiB
 
   // Shared between the threads (jobs > 1).
   std::mutex mutex_;

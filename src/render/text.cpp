@@ -124,6 +124,21 @@ char32_t bidi_control(std::string_view s, std::size_t i, std::size_t n) {
   return bidi ? cp : 0;
 }
 
+/// The code point in the `n` UTF-8 bytes at `i` that a terminal acts on beyond C0 controls: a
+/// C1 control (U+0080..U+009F, C2 80..C2 9F) or a bidirectional formatting control; else 0.
+char32_t terminal_control(std::string_view s, std::size_t i, std::size_t n) {
+  if (n == 2 && static_cast<unsigned char>(s[i]) == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0) {
+    return static_cast<unsigned char>(s[i + 1]);
+  }
+  return n >= 2 ? bidi_control(s, i, n) : 0;
+}
+
+/// Appends `\uXXXX` for a code point of the Basic Multilingual Plane.
+void append_u_escape(std::string& out, char32_t cp) {
+  out += "\\u";
+  for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(cp >> shift) & 0xF];
+}
+
 }  // namespace
 
 std::string detail::escape_terminal_controls_json(std::string_view s) {
@@ -132,12 +147,8 @@ std::string detail::escape_terminal_controls_json(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
     const std::size_t n = c < 0x80 ? 1 : utf8_len(s, i);
-    char32_t cp = 0;
-    if (n == 2 && c == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0) cp = static_cast<unsigned char>(s[i + 1]);
-    else if (n >= 2) cp = bidi_control(s, i, n);
-    if (cp != 0) {
-      out += "\\u";
-      for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(cp >> shift) & 0xF];
+    if (const char32_t cp = terminal_control(s, i, n); cp != 0) {
+      append_u_escape(out, cp);
     } else {
       out.append(s.substr(i, n == 0 ? 1 : n));
     }
@@ -171,17 +182,11 @@ std::string escape_terminal(std::string_view s) {
       ++i;
       continue;
     }
-    // C1 controls (U+0080..U+009F) are encoded as C2 80..C2 9F: escape them too.
-    if (n == 2 && c == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0) {
-      out += "\\u00";
-      unsigned char cp = static_cast<unsigned char>(s[i + 1]);
-      out += kHex[cp >> 4];
-      out += kHex[cp & 0xF];
-    } else if (const char32_t cp = bidi_control(s, i, n); cp != 0) {
-      // Bidirectional formatting controls reorder the rest of the line on screen (a capture's
-      // U+202E could make a row read backwards; "Trojan Source", CVE-2021-42574): shown escaped.
-      out += "\\u";
-      for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(cp >> shift) & 0xF];
+    // C1 controls, and bidirectional formatting controls, which reorder the rest of the line on
+    // screen (a capture's U+202E could make a row read backwards; "Trojan Source",
+    // CVE-2021-42574): shown escaped.
+    if (const char32_t cp = terminal_control(s, i, n); cp != 0) {
+      append_u_escape(out, cp);
     } else {
       out.append(s.substr(i, n));
     }
