@@ -67,15 +67,16 @@ bool is_success(Outcome o) {
 }
 
 void check_classification(const mcptriage::Exchange& ex, const mcptriage::Classification& c) {
-  if (c.reason.empty()) fail("empty reason", to_string(c.outcome));
-  if (c.layer != mcptriage::layer_of(c.outcome)) fail("layer does not match the outcome", c.reason);
+  const std::string_view reason = to_string(c.reason);
+  if (mcptriage::outcome_of(c.reason) != c.outcome) fail("the reason belongs to another outcome", reason);
+  if (c.layer != mcptriage::layer_of(c.outcome)) fail("layer does not match the outcome", reason);
   if (is_success(c.outcome) != (c.retry.advice == mcptriage::Advice::none)) {
-    fail("retry advice 'none' must go with success and only with it", c.reason);
+    fail("retry advice 'none' must go with success and only with it", reason);
   }
   if (!is_success(c.outcome)) return;
 
   const mcptriage::Response& r = ex.response;
-  const std::string what = std::string(to_string(c.outcome)) + " (" + c.reason + ")";
+  const std::string what = std::string(to_string(c.outcome)) + " (" + std::string(reason) + ")";
   if (r.status < 200 || r.status > 299) fail("success on a non-2xx status", what);
   if (r.body_state == BodyState::absent || r.body_state == BodyState::not_captured) {
     fail("success without a captured body", what);

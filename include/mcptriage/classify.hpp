@@ -1,4 +1,4 @@
-// The layered classifier: an Exchange (plus request context) in, a Classification out.
+// The layered classifier: an Exchange (plus request context) in, a Classification (verdict.hpp) out.
 #pragma once
 
 #include <cstddef>
@@ -9,39 +9,9 @@
 #include <vector>
 
 #include "mcptriage/exchange.hpp"
+#include "mcptriage/verdict.hpp"
 
 namespace mcptriage {
-
-/// Outcome names from the product contract (shared/classification.md §Outcomes).
-enum class Outcome {
-  TOOL_SUCCESS,
-  TOOL_ERROR,
-  RPC_SUCCESS,
-  INPUT_REQUIRED,
-  TASK_CREATED,
-  ACCEPTED,
-  HTTP_ERROR,
-  INVALID_HTTP_RESPONSE,
-  STREAM_INCOMPLETE,
-  MALFORMED_JSON,
-  INVALID_ENVELOPE,
-  JSONRPC_ERROR,
-  INVALID_TOOL_RESULT,
-  INVALID_RESULT,
-  NOT_CAPTURED,
-};
-/// How many outcomes there are (the enumerators above count from 0).
-inline constexpr std::size_t kOutcomeCount = static_cast<std::size_t>(Outcome::NOT_CAPTURED) + 1;
-
-/// The layer that decided (classification.md §One exchange, four layers).
-enum class Layer { transport, protocol, interaction, application };
-
-std::string_view to_string(Outcome o);
-std::string_view to_string(Layer l);
-/// Parses an outcome name (exact, upper case). nullopt when unknown.
-std::optional<Outcome> parse_outcome(std::string_view name);
-/// The layer each outcome belongs to.
-Layer layer_of(Outcome o);
 
 /// Parses the text given to `--id`: a JSON integer or a JSON string (`'"1"'`).
 std::optional<JsonRpcId> parse_id_flag(std::string_view text);
@@ -55,10 +25,6 @@ bool is_protocol_version(std::string_view v);
 /// 2025-11-25, 2026-07-28). Another well-formed date gets the rules of the latest version before it.
 bool is_known_protocol_version(std::string_view v);
 
-/// Where the method came from (classification.md §Request context).
-enum class MethodSource { request, flag, inferred };
-std::string_view to_string(MethodSource s);
-
 /// Request context given by flags; applies to exchanges whose capture carries no request.
 struct ContextFlags {
   std::optional<JsonRpcId> id;               ///< `--id`
@@ -70,65 +36,6 @@ struct ContextFlags {
   /// About the context itself, added to the warnings of every record it applies to (a request
   /// sidecar that could not be read, so the exchange is judged without its request).
   std::vector<std::string> warnings = {};
-};
-
-/// Retry advice codes (classification.md §Retry advice).
-enum class Advice {
-  none,                      ///< success or ACCEPTED
-  retry_if_idempotent,       ///< 502/503/504/408: bounded backoff, only read-only/idempotent calls
-  retry_once_if_idempotent,  ///< 500
-  new_session,               ///< session unknown/expired: initialize again
-  wait_retry_after,          ///< 429
-  reauthorize,               ///< 401
-  step_up_authorization,     ///< 403 insufficient_scope
-  fix_request,               ///< -32602 and other request faults: do not resend as is
-  retry_with_supported_version,  ///< -32022 / version errors
-  hand_error_to_model,       ///< TOOL_ERROR
-  do_not_retry,              ///< malformed or invalid replies: keep the evidence
-  resend_with_input,         ///< INPUT_REQUIRED
-  resume_stream,             ///< STREAM_INCOMPLETE, resumable
-  resend_if_idempotent,      ///< STREAM_INCOMPLETE, not resumable
-  poll_task,                 ///< TASK_CREATED
-  investigate,               ///< anything else that is not retryable as is (other 4xx, NOT_CAPTURED)
-};
-std::string_view to_string(Advice a);
-
-struct RetryAdvice {
-  Advice advice = Advice::none;
-  std::string text;                      ///< one line with its condition
-  std::optional<long long> after_ms;     ///< from `Retry-After` or the SSE `retry` field
-};
-
-/// The full verdict on one exchange.
-struct Classification {
-  Outcome outcome = Outcome::NOT_CAPTURED;
-  Layer layer = Layer::transport;
-  std::string reason;                     ///< stable snake_case code (docs/classification.md)
-  std::string detail;                     ///< one human line (untrusted text included, unescaped)
-  std::string pointer;                    ///< JSON Pointer of the fault, "" when none
-  // transport
-  int http_status = 200;                  ///< the status (assumed for bare bodies)
-  std::string content_type;               ///< raw Content-Type header value, "" when none
-  bool transport_captured = true;
-  std::optional<bool> resumable;          ///< STREAM_INCOMPLETE only
-  std::size_t sse_events = 0;             ///< events dispatched, for SSE bodies
-  std::optional<long long> stream_retry_ms;  ///< the SSE `retry` field, milliseconds
-  // protocol
-  std::optional<JsonRpcId> request_id;    ///< the id we expected, when known
-  bool id_checked = false;                ///< the response id was compared with a known request id
-  std::optional<JsonRpcId> response_id;   ///< the id in the deciding response
-  std::optional<std::int64_t> error_code; ///< JSON-RPC error.code
-  std::string error_message;              ///< JSON-RPC error.message
-  std::vector<std::string> supported_versions;  ///< error.data.supported (-32022 and version errors)
-  std::string method;                     ///< the request method ("" when unknown)
-  MethodSource method_source = MethodSource::inferred;
-  bool notification = false;              ///< the request was a JSON-RPC notification
-  std::string result_type;                ///< resultType as sent, "" when absent
-  std::string protocol_version;           ///< version whose rules were applied
-  std::string protocol_version_source;    ///< "request", "flag", "inferred" or "assumed"
-  bool session_id_sent = false;           ///< the request carried Mcp-Session-Id
-  RetryAdvice retry;
-  std::vector<std::string> warnings;
 };
 
 /// What classify() read on its way that the session analysis needs (src/session), handed out

@@ -15,7 +15,7 @@ namespace mcptriage {
 /// What one capture (or every capture) is expected to give.
 struct Expectation {
   std::vector<Outcome> outcomes;        ///< any of these (empty: any outcome)
-  std::optional<std::string> reason;    ///< and, when set, exactly this reason
+  std::optional<Reason> reason;         ///< and, when set, this reason code (same_code: any of a shared code)
   std::optional<Layer> layer;           ///< and, when set, this layer
   /// "TOOL_SUCCESS or RPC_SUCCESS, reason tool_success".
   std::string describe() const;
@@ -29,7 +29,7 @@ struct Manifest {
   std::vector<std::pair<std::string, Expectation>> entries;  ///< in file order
 };
 
-/// Parses a manifest. Error: "line N: why".
+/// Parses a manifest. Error: "line N: why" (a reason=R that is no reason code names the nearest codes).
 std::expected<Manifest, std::string> parse_manifest(std::string_view text);
 
 /// Parses a comma-separated outcome list (`--expect`, `--fail-on`). Error names the bad word.

@@ -67,7 +67,7 @@ RetryAdvice advise(const Classification& c, const Headers& response_headers, lon
       return a;
     case Outcome::INPUT_REQUIRED:
       a.advice = Advice::resend_with_input;
-      a.text = c.reason == "server_request_pending"
+      a.text = c.reason == Reason::server_request_pending
                    ? "not a failure: answer the server's request (POST its response), then read the rest of the stream"
                    : "not a failure: gather the inputs and resend under a new id with inputResponses (echo requestState)";
       return a;
@@ -87,7 +87,7 @@ RetryAdvice advise(const Classification& c, const Headers& response_headers, lon
       }
       return a;
     case Outcome::MALFORMED_JSON:
-      if (c.reason == "cut_at_limit") {
+      if (c.reason == Reason::cut_at_limit) {
         a.advice = Advice::investigate;
         a.text = "the body was cut at --max-body: raise the limit and classify again";
         return a;
@@ -105,73 +105,111 @@ RetryAdvice advise(const Classification& c, const Headers& response_headers, lon
       a.text = "nothing captured to judge: capture the response body and classify again";
       return a;
     case Outcome::JSONRPC_ERROR: {
-      const std::int64_t code = c.error_code.value_or(0);
       // A version error first: before 2026-07-28 it is -32602 listing `data.supported`
       // (LIFE/2025-* §Error Handling), which must not read as an ordinary invalid-params error.
-      if (code == -32022 || !c.supported_versions.empty()) {
+      if (c.reason == Reason::unsupported_protocol_version || !c.supported_versions.empty()) {
         a.advice = Advice::retry_with_supported_version;
         std::string list;
         for (const auto& v : c.supported_versions) list += (list.empty() ? "" : ", ") + v;
         a.text = list.empty() ? "retry with a protocol version the server supports"
                               : fmt::format("retry with a supported protocol version: {}", list);
-      } else if (code == -32602 || code == -32600 || code == -32700 || code == -32601 || code == -32020 ||
-                 code == -32021 || code == -32002) {
-        a.advice = Advice::fix_request;
-        a.text = code == -32021 ? "declare the required client capability, then send again; do not resend as is"
-                                : "fix the request (method, parameters or headers); do not resend the same call";
-      } else if (code == -32603) {
-        a.advice = Advice::retry_once_if_idempotent;
-        a.text = "the server failed: at most one retry, and only if the call is idempotent";
-      } else if (code == -32001 || c.reason == "session_not_found") {
-        a.advice = Advice::new_session;
-        a.text = "start a new session (initialize again)";
-      } else {
-        a.advice = Advice::investigate;
-        a.text = "read the error message; do not resend the same call unchanged";
+        return a;
+      }
+      // The reason names the error code (classify's error_reason).
+      switch (c.reason) {
+        case Reason::invalid_params:
+        case Reason::invalid_request:
+        case Reason::parse_error:
+        case Reason::method_not_found:
+        case Reason::header_mismatch:
+        case Reason::missing_client_capability:
+        case Reason::resource_not_found:
+          a.advice = Advice::fix_request;
+          a.text = c.reason == Reason::missing_client_capability
+                       ? "declare the required client capability, then send again; do not resend as is"
+                       : "fix the request (method, parameters or headers); do not resend the same call";
+          break;
+        case Reason::internal_error:
+          a.advice = Advice::retry_once_if_idempotent;
+          a.text = "the server failed: at most one retry, and only if the call is idempotent";
+          break;
+        case Reason::session_not_found:
+          a.advice = Advice::new_session;
+          a.text = "start a new session (initialize again)";
+          break;
+        default:  // url_elicitation_required, server_defined_error, reserved_error_code, application_error
+          a.advice = Advice::investigate;
+          a.text = "read the error message; do not resend the same call unchanged";
+          break;
       }
       return a;
     }
     case Outcome::HTTP_ERROR:
       break;
   }
-  // HTTP_ERROR
-  const int s = c.http_status;
-  if (c.reason == "session_invalid" || c.reason == "session_expired" ||
-      (c.reason == "not_found" && (c.error_code == -32001 || c.error_message.find("ession") != std::string::npos))) {
-    a.advice = Advice::new_session;
-    a.text = "start a new session (initialize again), then resend";
-  } else if (s == 502 || s == 503 || s == 504 || s == 408) {
-    a.advice = Advice::retry_if_idempotent;
-    a.after_ms = retry_after;
-    a.text = with_after(
-        "retry only if the call is read-only or idempotent: bounded attempts, exponential backoff with jitter from "
-        "about 200 ms; stop when side effects are unknown");
-  } else if (s == 500) {
-    a.advice = Advice::retry_once_if_idempotent;
-    a.after_ms = retry_after;
-    a.text = with_after("the server failed while handling it: at most one retry, and only if idempotent");
-  } else if (s == 429) {
-    a.advice = Advice::wait_retry_after;
-    a.after_ms = retry_after;
-    a.text = retry_after ? fmt::format("wait {} ms (Retry-After), then retry; never work around the limit", *retry_after)
-                         : "back off (no usable Retry-After), then retry; never work around the limit";
-  } else if (s == 401) {
-    a.advice = Advice::reauthorize;
-    a.text = "re-authorize (OAuth): read WWW-Authenticate for resource_metadata and scope";
-  } else if (c.reason == "insufficient_scope") {
-    a.advice = Advice::step_up_authorization;
-    a.text = "step-up authorization with the scopes named in WWW-Authenticate, then retry a few times at most";
-  } else if (c.reason == "not_found") {
-    a.advice = Advice::investigate;
-    a.text = "check the endpoint URL; if the request carried Mcp-Session-Id, the session ended: initialize again";
-  } else if (s >= 400 && s < 500) {
-    a.advice = Advice::fix_request;
-    a.text = "fix the request (headers, media types, method); do not resend it unchanged";
-  } else {
-    a.advice = Advice::investigate;
-    a.after_ms = retry_after;
-    a.text = "not a Streamable HTTP reply to retry as is: investigate the endpoint";
+  // HTTP_ERROR: the reason names the status (classify's status switch).
+  switch (c.reason) {
+    case Reason::session_invalid:
+    case Reason::session_expired:
+      a.advice = Advice::new_session;
+      a.text = "start a new session (initialize again), then resend";
+      break;
+    case Reason::not_found:
+      if (c.error_code == -32001 || c.error_message.find("ession") != std::string::npos) {  // the body names the session
+        a.advice = Advice::new_session;
+        a.text = "start a new session (initialize again), then resend";
+      } else {
+        a.advice = Advice::investigate;
+        a.text = "check the endpoint URL; if the request carried Mcp-Session-Id, the session ended: initialize again";
+      }
+      break;
+    case Reason::bad_gateway:
+    case Reason::service_unavailable:
+    case Reason::gateway_timeout:
+    case Reason::request_timeout:
+      a.advice = Advice::retry_if_idempotent;
+      a.after_ms = retry_after;
+      a.text = with_after(
+          "retry only if the call is read-only or idempotent: bounded attempts, exponential backoff with jitter from "
+          "about 200 ms; stop when side effects are unknown");
+      break;
+    case Reason::internal_server_error:
+      a.advice = Advice::retry_once_if_idempotent;
+      a.after_ms = retry_after;
+      a.text = with_after("the server failed while handling it: at most one retry, and only if idempotent");
+      break;
+    case Reason::rate_limited:
+      a.advice = Advice::wait_retry_after;
+      a.after_ms = retry_after;
+      a.text = retry_after ? fmt::format("wait {} ms (Retry-After), then retry; never work around the limit", *retry_after)
+                           : "back off (no usable Retry-After), then retry; never work around the limit";
+      break;
+    case Reason::unauthorized:
+      a.advice = Advice::reauthorize;
+      a.text = "re-authorize (OAuth): read WWW-Authenticate for resource_metadata and scope";
+      break;
+    case Reason::insufficient_scope:
+      a.advice = Advice::step_up_authorization;
+      a.text = "step-up authorization with the scopes named in WWW-Authenticate, then retry a few times at most";
+      break;
+    case Reason::bad_request:
+    case Reason::forbidden:
+    case Reason::method_not_allowed:
+    case Reason::not_acceptable:
+    case Reason::conflict:
+    case Reason::payload_too_large:
+    case Reason::unsupported_media_type:
+    case Reason::client_error:
+      a.advice = Advice::fix_request;
+      a.text = "fix the request (headers, media types, method); do not resend it unchanged";
+      break;
+    default:  // server_error, redirect_not_followed, no_final_response_interim
+      a.advice = Advice::investigate;
+      a.after_ms = retry_after;
+      a.text = "not a Streamable HTTP reply to retry as is: investigate the endpoint";
+      break;
   }
+  const int s = c.http_status;
   // Concrete WWW-Authenticate parameters for 401/403.
   if (s == 401 || s == 403) {
     if (auto h = find_header(response_headers, "www-authenticate")) {

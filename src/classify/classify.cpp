@@ -176,7 +176,7 @@ std::optional<std::string> find_duplicate(element e, const std::string& path) {
 struct Parsed {
   bool ok = false;
   element root;
-  std::string reason;  ///< MALFORMED_JSON reason when !ok
+  Reason reason = Reason::invalid_json;  ///< MALFORMED_JSON reason when !ok
   std::string detail;
 };
 
@@ -190,20 +190,20 @@ Parsed parse_json(simdjson::dom::parser& parser, std::string_view text, bool pad
   p.detail = fmt::format("not valid JSON: {}", simdjson::error_message(err));
   if (text.starts_with("\xEF\xBB\xBF")) {
     // simdjson says "improper structure"; the cause is the byte order mark.
-    p.reason = "invalid_json";
+    p.reason = Reason::invalid_json;
     p.detail = "the body starts with a UTF-8 byte order mark (EF BB BF): JSON sent over a network must not "
                "(RFC 8259 §8.1), and clients such as JSON.parse reject it";
     return p;
   }
   switch (err) {
-    case simdjson::EMPTY: p.reason = "empty_json"; p.detail = "no JSON value in the body"; return p;
-    case simdjson::UTF8_ERROR: p.reason = "invalid_utf8"; return p;
+    case simdjson::EMPTY: p.reason = Reason::empty_json; p.detail = "no JSON value in the body"; return p;
+    case simdjson::UTF8_ERROR: p.reason = Reason::invalid_utf8; return p;
     case simdjson::DEPTH_ERROR:
-      p.reason = "too_deep";
+      p.reason = Reason::too_deep;
       p.detail = fmt::format("JSON nested deeper than {} levels", simdjson::DEFAULT_MAX_DEPTH);
       return p;
     case simdjson::CAPACITY:
-    case simdjson::MEMALLOC: p.reason = "too_large"; return p;
+    case simdjson::MEMALLOC: p.reason = Reason::too_large; return p;
     default: break;
   }
   // Distinguish "a complete value followed by more text" from plain syntax errors.
@@ -218,13 +218,13 @@ Parsed parse_json(simdjson::dom::parser& parser, std::string_view text, bool pad
     if (it != stream.end() && !(*it).error()) {
       ++it;
       if (it != stream.end()) {
-        p.reason = "trailing_data";
+        p.reason = Reason::trailing_data;
         p.detail = fmt::format("text after the JSON value at byte {}", it.current_index());
         return p;
       }
     }
   }
-  p.reason = "invalid_json";
+  p.reason = Reason::invalid_json;
   return p;
 }
 
@@ -421,10 +421,11 @@ class Classifier {
   Classification base_;
   simdjson::dom::parser& parser_ = body_parser();
 
-  static void set(Classification& c, Outcome o, std::string reason, std::string detail, std::string pointer = "") {
-    c.outcome = o;
-    c.layer = layer_of(o);
-    c.reason = std::move(reason);
+  /// Sets the verdict: the reason decides the outcome (outcome_of) and so the layer.
+  static void set(Classification& c, Reason reason, std::string detail, std::string pointer = "") {
+    c.outcome = outcome_of(reason);
+    c.layer = layer_of(c.outcome);
+    c.reason = reason;
     c.detail = std::move(detail);
     c.pointer = std::move(pointer);
   }
@@ -473,7 +474,7 @@ class Classifier {
         detail = "the capture holds no request and no response (the transfer failed before sending it: see the "
                  "warning); nothing can be judged";
       }
-      set(c, Outcome::NOT_CAPTURED, "body_not_captured", std::move(detail));
+      set(c, Reason::body_not_captured, std::move(detail));
       out.push_back(std::move(c));
       return;
     }
@@ -488,7 +489,7 @@ class Classifier {
       return;
     }
     if (r.body_state == BodyState::absent) {
-      set(c, Outcome::NOT_CAPTURED, "body_absent", fmt::format("{}: the capture shows headers but no body", status_text()));
+      set(c, Reason::body_absent, fmt::format("{}: the capture shows headers but no body", status_text()));
       out.push_back(std::move(c));
       return;
     }
@@ -497,7 +498,7 @@ class Classifier {
     if (r.body_state == BodyState::truncated && empty_body) {
       // Cut before any body byte (inside the header block, or chunk framing without data):
       // nothing to judge, so never ACCEPTED or an empty-body verdict on the server.
-      set(c, Outcome::NOT_CAPTURED, "body_absent",
+      set(c, Reason::body_absent,
           fmt::format("{}: the capture ends before the body; nothing can be judged", status_text()));
       out.push_back(std::move(c));
       return;
@@ -505,12 +506,12 @@ class Classifier {
     // Notifications (and client responses): 202 with no body is the only valid reply.
     if (ctx_.kind_known && ctx_.notification) {
       if (r.status == 202 && empty_body) {
-        set(c, Outcome::ACCEPTED, "accepted", "202 Accepted with no body, answering a notification");
+        set(c, Reason::accepted, "202 Accepted with no body, answering a notification");
       } else if (r.status == 202) {
-        set(c, Outcome::INVALID_HTTP_RESPONSE, "body_on_202",
+        set(c, Reason::body_on_202,
             fmt::format("202 answering a notification must have no body; it has {} bytes", r.body.size()));
       } else {
-        set(c, Outcome::INVALID_HTTP_RESPONSE, "notification_not_202",
+        set(c, Reason::notification_not_202,
             fmt::format("{} answering a notification; the spec requires 202 Accepted with no body", status_text()));
       }
       out.push_back(std::move(c));
@@ -518,23 +519,23 @@ class Classifier {
     }
     if (r.status == 202 || r.status == 204) {
       if (ctx_.kind_known) {
-        set(c, Outcome::INVALID_HTTP_RESPONSE, r.status == 202 ? "accepted_for_request" : "no_content",
+        set(c, r.status == 202 ? Reason::accepted_for_request : Reason::no_content,
             fmt::format("{} answering a JSON-RPC request: a request needs a JSON or SSE response", status_text()));
       } else if (r.status == 202 && empty_body) {
-        set(c, Outcome::ACCEPTED, "accepted", "202 Accepted with no body");
+        set(c, Reason::accepted, "202 Accepted with no body");
         c.warnings.push_back("request kind unknown: 202 is valid only for a notification or a client response");
       } else if (r.status == 202) {
-        set(c, Outcome::INVALID_HTTP_RESPONSE, "body_on_202",
+        set(c, Reason::body_on_202,
             fmt::format("202 with a {}-byte body: 202 answers notifications and must have no body", r.body.size()));
       } else {
-        set(c, Outcome::INVALID_HTTP_RESPONSE, "no_content", "204 No Content is not a Streamable HTTP reply");
+        set(c, Reason::no_content, "204 No Content is not a Streamable HTTP reply");
       }
       out.push_back(std::move(c));
       return;
     }
     if (!r.undecoded_coding.empty()) {
       // Compressed bytes the tool cannot decode say nothing about the server's JSON.
-      set(c, Outcome::NOT_CAPTURED, "body_not_decoded",
+      set(c, Reason::body_not_decoded,
           fmt::format("{}: the body is Content-Encoding {}, which mcptriage cannot decode; nothing can be judged",
                       status_text(), clip(r.undecoded_coding)));
       out.push_back(std::move(c));
@@ -551,7 +552,7 @@ class Classifier {
     }
     if (is_json_media) {
       if (empty_body) {
-        set(c, Outcome::INVALID_HTTP_RESPONSE, "empty_body",
+        set(c, Reason::empty_body,
             fmt::format("{} application/json with an empty body: a request needs a JSON-RPC response", status_text()));
         out.push_back(std::move(c));
         return;
@@ -561,7 +562,7 @@ class Classifier {
     }
     // A 2xx whose media type is neither JSON nor SSE: conforming clients reject it.
     std::string would = hypothetical(r.body);
-    set(c, Outcome::INVALID_HTTP_RESPONSE, c.content_type.empty() ? "content_type_missing" : "unexpected_content_type",
+    set(c, c.content_type.empty() ? Reason::content_type_missing_http : Reason::unexpected_content_type,
         fmt::format("{} with Content-Type {}; only application/json or text/event-stream are valid{}", status_text(),
                     c.content_type.empty() ? "(none)" : clip(c.content_type), would));
     out.push_back(std::move(c));
@@ -582,7 +583,7 @@ class Classifier {
       return "; the body is not JSON";
     }
     if (tmp.empty()) return "";
-    return fmt::format("; the body would be {} ({})", to_string(tmp.front().outcome), tmp.front().reason);
+    return fmt::format("; the body would be {} ({})", to_string(tmp.front().outcome), to_string(tmp.front().reason));
   }
 
   void classify_non_2xx(Classification& c, bool json_media, const std::string& status_text,
@@ -624,64 +625,64 @@ class Classifier {
     }
     std::string rpc = wellformed_error ? fmt::format("; JSON-RPC error {}: {}", *code, clip(message)) : "";
     const bool body_names_session = wellformed_error && icontains(message, "session");
-    std::string reason;
+    Reason reason = Reason::server_error;
     std::string what;
     switch (status) {
       case 400:
         if (body_names_session) {
-          reason = "session_invalid";
+          reason = Reason::session_invalid;
           what = "the server rejected the session id (missing, unknown or expired)";
         } else {
-          reason = "bad_request";
+          reason = Reason::bad_request;
           what = "the server rejected the request";
         }
         break;
-      case 401: reason = "unauthorized"; what = "authorization needed, or the token is invalid or expired"; break;
+      case 401: reason = Reason::unauthorized; what = "authorization needed, or the token is invalid or expired"; break;
       case 403: {
         auto auth = find_header(r.headers, "www-authenticate");
         if (auth && icontains(*auth, "insufficient_scope")) {
-          reason = "insufficient_scope";
+          reason = Reason::insufficient_scope;
           what = "the token lacks a required scope";
         } else {
-          reason = "forbidden";
+          reason = Reason::forbidden;
           what = "forbidden (an invalid Origin, or insufficient permissions)";
         }
         break;
       }
       case 404:
         if (ctx_.session_id_sent && !(c.protocol_version >= kV20260728)) {
-          reason = "session_expired";
+          reason = Reason::session_expired;
           what = "the request carried Mcp-Session-Id and the server no longer knows it: the session ended";
         } else {
-          reason = "not_found";
+          reason = Reason::not_found;
           what = body_names_session
                      ? "the body names a missing session; if the request carried Mcp-Session-Id, the session ended"
                      : "wrong endpoint, a legacy server, or (if the request carried Mcp-Session-Id) an ended session";
         }
         break;
-      case 405: reason = "method_not_allowed"; what = "the endpoint does not allow this HTTP method"; break;
-      case 406: reason = "not_acceptable"; what = "the Accept header must list application/json and text/event-stream"; break;
-      case 408: reason = "request_timeout"; what = "the server timed out waiting for the request"; break;
-      case 409: reason = "conflict"; what = "conflict"; break;
-      case 413: reason = "payload_too_large"; what = "the request body is too large"; break;
-      case 415: reason = "unsupported_media_type"; what = "the request Content-Type must be application/json"; break;
-      case 429: reason = "rate_limited"; what = "rate limited"; break;
-      case 500: reason = "internal_server_error"; what = "the server failed while handling the request"; break;
-      case 502: reason = "bad_gateway"; what = "a gateway or proxy got no valid reply from the server"; break;
-      case 503: reason = "service_unavailable"; what = "the server is unavailable"; break;
-      case 504: reason = "gateway_timeout"; what = "a gateway or proxy timed out waiting for the server"; break;
+      case 405: reason = Reason::method_not_allowed; what = "the endpoint does not allow this HTTP method"; break;
+      case 406: reason = Reason::not_acceptable; what = "the Accept header must list application/json and text/event-stream"; break;
+      case 408: reason = Reason::request_timeout; what = "the server timed out waiting for the request"; break;
+      case 409: reason = Reason::conflict; what = "conflict"; break;
+      case 413: reason = Reason::payload_too_large; what = "the request body is too large"; break;
+      case 415: reason = Reason::unsupported_media_type; what = "the request Content-Type must be application/json"; break;
+      case 429: reason = Reason::rate_limited; what = "rate limited"; break;
+      case 500: reason = Reason::internal_server_error; what = "the server failed while handling the request"; break;
+      case 502: reason = Reason::bad_gateway; what = "a gateway or proxy got no valid reply from the server"; break;
+      case 503: reason = Reason::service_unavailable; what = "the server is unavailable"; break;
+      case 504: reason = Reason::gateway_timeout; what = "a gateway or proxy timed out waiting for the server"; break;
       default:
         if (status < 200) {
-          reason = "no_final_response";
+          reason = Reason::no_final_response_interim;
           what = "only an interim (1xx) response was captured";
         } else if (status < 400) {
-          reason = "redirect_not_followed";
+          reason = Reason::redirect_not_followed;
           what = "a redirect that was not followed (curl -L follows it)";
         } else if (status < 500) {
-          reason = "client_error";
+          reason = Reason::client_error;
           what = "the server refused the request";
         } else {
-          reason = "server_error";
+          reason = Reason::server_error;
           what = "the server or a proxy failed";
         }
     }
@@ -690,7 +691,7 @@ class Classifier {
       std::string media = http::media_type(c.content_type);
       if (!media.empty()) what += fmt::format(" (a {} body, not MCP)", clip(media));
     }
-    set(c, Outcome::HTTP_ERROR, reason, fmt::format("{}: {}{}", status_text, what, rpc));
+    set(c, reason, fmt::format("{}: {}{}", status_text, what, rpc));
     out.push_back(std::move(c));
   }
 
@@ -700,11 +701,11 @@ class Classifier {
     const Response& r = ex_.response;
     if (r.body_state == BodyState::truncated) {
       if (cut_at_limit()) {
-        set(c, Outcome::MALFORMED_JSON, "cut_at_limit",
+        set(c, Reason::cut_at_limit,
             fmt::format("the body is larger than --max-body and was cut at {} bytes; raise --max-body to judge it",
                         r.body.size()));
       } else {
-        set(c, Outcome::MALFORMED_JSON, "truncated",
+        set(c, Reason::truncated,
             fmt::format("the body was cut short: {} bytes captured, fewer than announced", r.body.size()));
       }
       version_for(c, std::nullopt, false);
@@ -714,14 +715,14 @@ class Classifier {
     Parsed p = parse_json(parser_, r.body);
     if (!p.ok && http::looks_gzip(r.body)) {
       // The reader could not inflate it (cut or corrupt gzip); its warning says why.
-      set(c, Outcome::MALFORMED_JSON, "undecodable_gzip",
+      set(c, Reason::undecodable_gzip,
           "the body is gzip data that could not be decompressed (cut short or corrupt)");
       version_for(c, std::nullopt, false);
       out.push_back(std::move(c));
       return;
     }
     if (!p.ok) {
-      set(c, Outcome::MALFORMED_JSON, p.reason, p.detail);
+      set(c, p.reason, p.detail);
       version_for(c, std::nullopt, false);
       out.push_back(std::move(c));
       return;
@@ -763,13 +764,13 @@ class Classifier {
     std::string v = version_for(c, std::nullopt, true);
     array arr = root;
     if (!(v >= kV20250326 && v < kV20250618)) {  // 2025-03-26 rules: from it until 2025-06-18 (versions compare as dates)
-      set(c, Outcome::INVALID_ENVELOPE, "batch_not_allowed",
+      set(c, Reason::batch_not_allowed,
           fmt::format("a JSON array (batch) reply, but protocol version {} has no batching (removed in 2025-06-18)", v));
       out.push_back(std::move(c));
       return;
     }
     if (arr.size() == 0) {
-      set(c, Outcome::INVALID_ENVELOPE, "empty_batch", "an empty JSON array is not a JSON-RPC batch response");
+      set(c, Reason::empty_batch, "an empty JSON array is not a JSON-RPC batch response");
       out.push_back(std::move(c));
       return;
     }
@@ -790,7 +791,7 @@ class Classifier {
       ++i;
     }
     if (out.empty()) {
-      set(c, Outcome::INVALID_ENVELOPE, "id_mismatch",
+      set(c, Reason::id_mismatch,
           fmt::format("no element of the batch answers request id {}", c.request_id->to_json()));
       out.push_back(std::move(c));
     }
@@ -800,7 +801,7 @@ class Classifier {
   void judge_message(Classification& c, element msg, const std::string& prefix) {
     version_for(c, msg, false);
     if (!is_object(msg)) {
-      set(c, Outcome::INVALID_ENVELOPE, "not_an_object", "the JSON-RPC response is not a JSON object", prefix);
+      set(c, Reason::not_an_object, "the JSON-RPC response is not a JSON object", prefix);
       return;
     }
     if (auto early_id = field(msg, "id")) c.response_id = id_of(*early_id);
@@ -811,10 +812,10 @@ class Classifier {
         if (auto result = field(msg, "result"); result && is_object(*result) && c.method.empty()) {
           infer_method_from_result(c, *result);
         }
-        set(c, is_tool_method(c.method) ? Outcome::INVALID_TOOL_RESULT : Outcome::INVALID_RESULT, "duplicate_member",
+        set(c, is_tool_method(c.method) ? Reason::duplicate_member_tool_result : Reason::duplicate_member_result,
             fmt::format("duplicate member name at {}: the meaning is ambiguous", d), d);
       } else {
-        set(c, Outcome::INVALID_ENVELOPE, "duplicate_member",
+        set(c, Reason::duplicate_member_envelope,
             fmt::format("duplicate member name at {}: the meaning is ambiguous", d), d);
       }
       return;
@@ -822,7 +823,7 @@ class Classifier {
     auto jsonrpc = field(msg, "jsonrpc");
     std::string_view jv;
     if (!jsonrpc || jsonrpc->get(jv) || jv != "2.0") {
-      set(c, Outcome::INVALID_ENVELOPE, "jsonrpc_version",
+      set(c, Reason::jsonrpc_version,
           jsonrpc ? fmt::format("\"jsonrpc\" is {}, not \"2.0\"", clip(json_text(*jsonrpc))) : "\"jsonrpc\": \"2.0\" is missing",
           prefix + "/jsonrpc");
       return;
@@ -830,7 +831,7 @@ class Classifier {
     auto idv = field(msg, "id");
     if (idv) c.response_id = id_of(*idv);
     if (field(msg, "method")) {
-      set(c, Outcome::INVALID_ENVELOPE, "not_a_response",
+      set(c, Reason::not_a_response,
           fmt::format("a JSON-RPC {} (\"method\": {}), not a response", idv ? "request" : "notification",
                       clip(json_text(*field(msg, "method")))),
           prefix + "/method");
@@ -839,16 +840,16 @@ class Classifier {
     auto result = field(msg, "result");
     auto error = field(msg, "error");
     if (result && error) {
-      set(c, Outcome::INVALID_ENVELOPE, "result_and_error", "the response has both \"result\" and \"error\"", prefix);
+      set(c, Reason::result_and_error, "the response has both \"result\" and \"error\"", prefix);
       return;
     }
     if (!result && !error) {
-      set(c, Outcome::INVALID_ENVELOPE, "no_result_or_error", "the response has neither \"result\" nor \"error\"", prefix);
+      set(c, Reason::no_result_or_error, "the response has neither \"result\" nor \"error\"", prefix);
       return;
     }
     if (idv && idv->type() != element_type::STRING && idv->type() != element_type::INT64 &&
         idv->type() != element_type::UINT64 && idv->type() != element_type::NULL_VALUE) {
-      set(c, Outcome::INVALID_ENVELOPE, "id_invalid_type",
+      set(c, Reason::id_invalid_type,
           fmt::format("\"id\" is {}: a JSON-RPC id is a string or an integer", clip(json_text(*idv))), prefix + "/id");
       return;
     }
@@ -858,16 +859,16 @@ class Classifier {
     }
     // A result: its id must be there and match.
     if (!idv) {
-      set(c, Outcome::INVALID_ENVELOPE, "id_missing", "a result without \"id\" cannot be paired with a request", prefix);
+      set(c, Reason::id_missing, "a result without \"id\" cannot be paired with a request", prefix);
       return;
     }
     if (idv->type() == element_type::NULL_VALUE) {
-      set(c, Outcome::INVALID_ENVELOPE, "id_null", "a result with \"id\": null cannot be paired with a request", prefix + "/id");
+      set(c, Reason::id_null, "a result with \"id\": null cannot be paired with a request", prefix + "/id");
       return;
     }
     if (!pair_id(c, *idv, prefix, "response")) return;
     if (!is_object(*result)) {
-      set(c, Outcome::INVALID_ENVELOPE, "result_not_object",
+      set(c, Reason::result_not_object,
           fmt::format("\"result\" is {}, not an object", type_name(*result)), prefix + "/result");
       return;
     }
@@ -888,7 +889,7 @@ class Classifier {
       if (std::find(ctx_.batch_ids.begin(), ctx_.batch_ids.end(), id) == ctx_.batch_ids.end()) {
         std::string ids;
         for (const JsonRpcId& b : ctx_.batch_ids) ids += (ids.empty() ? "" : ", ") + b.to_json();
-        set(c, Outcome::INVALID_ENVELOPE, "id_mismatch",
+        set(c, Reason::id_mismatch,
             fmt::format("{} id {} answers no request of the batch (ids {})", what, id.to_json(), ids), prefix + "/id");
         return false;
       }
@@ -901,7 +902,7 @@ class Classifier {
       return true;
     }
     if (!(id_of(idv) == *c.request_id)) {
-      set(c, Outcome::INVALID_ENVELOPE, "id_mismatch",
+      set(c, Reason::id_mismatch,
           fmt::format("{} id {} does not equal request id {} (type and value)", what, c.response_id->to_json(),
                       c.request_id->to_json()),
           prefix + "/id");
@@ -925,43 +926,43 @@ class Classifier {
     return "a value";
   }
 
-  static std::string error_reason(std::int64_t code) {
+  static Reason error_reason(std::int64_t code) {
     switch (code) {
-      case -32700: return "parse_error";
-      case -32600: return "invalid_request";
-      case -32601: return "method_not_found";
-      case -32602: return "invalid_params";
-      case -32603: return "internal_error";
-      case -32002: return "resource_not_found";
-      case -32042: return "url_elicitation_required";
-      case -32020: return "header_mismatch";
-      case -32021: return "missing_client_capability";
-      case -32022: return "unsupported_protocol_version";
-      case -32001: return "session_not_found";
+      case -32700: return Reason::parse_error;
+      case -32600: return Reason::invalid_request;
+      case -32601: return Reason::method_not_found;
+      case -32602: return Reason::invalid_params;
+      case -32603: return Reason::internal_error;
+      case -32002: return Reason::resource_not_found;
+      case -32042: return Reason::url_elicitation_required;
+      case -32020: return Reason::header_mismatch;
+      case -32021: return Reason::missing_client_capability;
+      case -32022: return Reason::unsupported_protocol_version;
+      case -32001: return Reason::session_not_found;
       default: break;
     }
-    if (code >= -32099 && code <= -32000) return "server_defined_error";
-    if (code >= -32768 && code <= -32000) return "reserved_error_code";
-    return "application_error";
+    if (code >= -32099 && code <= -32000) return Reason::server_defined_error;
+    if (code >= -32768 && code <= -32000) return Reason::reserved_error_code;
+    return Reason::application_error;
   }
 
   void judge_error(Classification& c, element error, std::optional<element> idv, const std::string& prefix) {
     if (!is_object(error)) {
-      set(c, Outcome::INVALID_ENVELOPE, "error_not_object", fmt::format("\"error\" is {}, not an object", type_name(error)),
+      set(c, Reason::error_not_object, fmt::format("\"error\" is {}, not an object", type_name(error)),
           prefix + "/error");
       return;
     }
     auto code = field(error, "code");
     std::int64_t code_value = 0;
     if (!code || code->get(code_value)) {
-      set(c, Outcome::INVALID_ENVELOPE, "error_code_not_integer",
+      set(c, Reason::error_code_not_integer,
           code ? fmt::format("\"error.code\" is {}: it must be an integer", clip(json_text(*code))) : "\"error.code\" is missing",
           prefix + "/error/code");
       return;
     }
     auto message = string_field(error, "message");
     if (!message) {
-      set(c, Outcome::INVALID_ENVELOPE, "error_message_not_string", "\"error.message\" is missing or not a string",
+      set(c, Reason::error_message_not_string, "\"error.message\" is missing or not a string",
           prefix + "/error/message");
       return;
     }
@@ -982,7 +983,7 @@ class Classifier {
       return;
     }
     if (c.method.empty()) c.method_source = MethodSource::inferred;
-    set(c, Outcome::JSONRPC_ERROR, error_reason(code_value),
+    set(c, error_reason(code_value),
         fmt::format("JSON-RPC error {}: {}", code_value, clip(*message)), "");
   }
 
@@ -992,14 +993,15 @@ class Classifier {
     if (c.method.empty()) infer_method_from_result(c, result);
     const std::string& method = c.method;
     const bool tool = is_tool_method(method);
-    const Outcome invalid = tool ? Outcome::INVALID_TOOL_RESULT : Outcome::INVALID_RESULT;
+    // A shape fault is INVALID_TOOL_RESULT for a tool method, INVALID_RESULT for the others.
+    auto invalid = [tool](Reason for_tool, Reason for_other) { return tool ? for_tool : for_other; };
 
     // resultType (2026-07-28; absent means "complete").
     std::string result_type = "complete";
     if (auto rt = field(result, "resultType")) {
       std::string_view s;
       if (rt->get(s)) {
-        set(c, invalid, "result_type_not_string", fmt::format("\"resultType\" is {}, not a string", type_name(*rt)),
+        set(c, invalid(Reason::result_type_not_string_tool_result, Reason::result_type_not_string_result), fmt::format("\"resultType\" is {}, not a string", type_name(*rt)),
             ptr + "/resultType");
         return;
       }
@@ -1011,7 +1013,7 @@ class Classifier {
     if (result_type == "input_required") {
       const bool allowed = method == "tools/call" || method == "prompts/get" || method == "resources/read" || method.empty();
       if (!allowed) {
-        set(c, Outcome::INVALID_RESULT, "input_required_not_allowed",
+        set(c, Reason::input_required_not_allowed,
             fmt::format("\"input_required\" is only valid for tools/call, prompts/get and resources/read, not {}", method),
             ptr + "/resultType");
         return;
@@ -1019,15 +1021,15 @@ class Classifier {
       auto requests = field(result, "inputRequests");
       auto state = field(result, "requestState");
       if (requests && !is_object(*requests)) {
-        set(c, invalid, "input_requests_not_object", "\"inputRequests\" is not an object", ptr + "/inputRequests");
+        set(c, invalid(Reason::input_requests_not_object_tool_result, Reason::input_requests_not_object_result), "\"inputRequests\" is not an object", ptr + "/inputRequests");
         return;
       }
       if (state && state->type() != element_type::STRING) {
-        set(c, invalid, "request_state_not_string", "\"requestState\" is not a string", ptr + "/requestState");
+        set(c, invalid(Reason::request_state_not_string_tool_result, Reason::request_state_not_string_result), "\"requestState\" is not a string", ptr + "/requestState");
         return;
       }
       if (!requests && !state) {
-        set(c, invalid, "input_required_empty", "\"input_required\" with neither \"inputRequests\" nor \"requestState\"",
+        set(c, invalid(Reason::input_required_empty_tool_result, Reason::input_required_empty_result), "\"input_required\" with neither \"inputRequests\" nor \"requestState\"",
             ptr);
         return;
       }
@@ -1038,14 +1040,14 @@ class Classifier {
           keys += fmt::format("{}{} ({})", keys.empty() ? "" : ", ", clip(key), clip(m));
         }
       }
-      set(c, Outcome::INPUT_REQUIRED, "input_required",
+      set(c, Reason::input_required,
           requests ? fmt::format("the server needs input before it can finish: {}", keys.empty() ? "(no requests)" : keys)
                    : "the server asks to retry with the echoed requestState (no input requests)");
       return;
     }
     if (result_type == "task") {
       if (!tool && method != "tools/call") {
-        set(c, Outcome::INVALID_RESULT, "task_not_allowed",
+        set(c, Reason::task_not_allowed,
             fmt::format("resultType \"task\" answering {}: only task-capable methods may create tasks", method), ptr + "/resultType");
         return;
       }
@@ -1053,7 +1055,7 @@ class Classifier {
       return;
     }
     if (result_type != "complete") {
-      set(c, invalid, "unknown_result_type", fmt::format("unknown resultType \"{}\"", clip(result_type)), ptr + "/resultType");
+      set(c, invalid(Reason::unknown_result_type_tool_result, Reason::unknown_result_type_result), fmt::format("unknown resultType \"{}\"", clip(result_type)), ptr + "/resultType");
       return;
     }
     if (method == "tools/call") {
@@ -1099,22 +1101,21 @@ class Classifier {
   }
 
   void judge_task(Classification& c, element task, const std::string& ptr, bool nested) {
-    const Outcome invalid = Outcome::INVALID_TOOL_RESULT;
     auto id = string_field(task, "taskId");
     if (!id) {
-      set(c, invalid, "task_id_missing", "a task result without a string \"taskId\"", ptr + "/taskId");
+      set(c, Reason::task_id_missing, "a task result without a string \"taskId\"", ptr + "/taskId");
       return;
     }
     auto status = string_field(task, "status");
     if (!status) {
-      set(c, invalid, "task_status_missing", "a task result without a string \"status\"", ptr + "/status");
+      set(c, Reason::task_status_missing, "a task result without a string \"status\"", ptr + "/status");
       return;
     }
     if (nested && c.protocol_version_source == "assumed") c.protocol_version = std::string(kV20251125);
     auto poll = field(task, nested ? "pollInterval" : "pollIntervalMs");
     std::int64_t poll_ms = 0;
     if (poll && !poll->get(poll_ms)) c.stream_retry_ms = poll_ms;
-    set(c, Outcome::TASK_CREATED, "task_created",
+    set(c, Reason::task_created,
         fmt::format("task {} created, status {}{}", clip(*id), clip(*status),
                     poll ? fmt::format(", poll every {} ms", poll_ms) : std::string()));
   }
@@ -1123,11 +1124,11 @@ class Classifier {
     const std::string& v = c.protocol_version;
     auto content = field(result, "content");
     if (!content) {
-      set(c, Outcome::INVALID_TOOL_RESULT, "content_missing", "a tool result without \"content\"", ptr + "/content");
+      set(c, Reason::content_missing, "a tool result without \"content\"", ptr + "/content");
       return;
     }
     if (!is_array(*content)) {
-      set(c, Outcome::INVALID_TOOL_RESULT, "content_not_array",
+      set(c, Reason::content_not_array,
           fmt::format("\"content\" is {}, not an array", type_name(*content)), ptr + "/content");
       return;
     }
@@ -1137,13 +1138,13 @@ class Classifier {
       // The item's JSON Pointer, built only for a finding (this loop runs for every tool result).
       auto ip = [&] { return fmt::format("{}/content/{}", ptr, i); };
       if (!is_object(item)) {
-        set(c, Outcome::INVALID_TOOL_RESULT, "content_item_not_object",
+        set(c, Reason::content_item_not_object,
             fmt::format("content item {} is {}, not an object", i, type_name(item)), ip());
         return;
       }
       auto type = string_field(item, "type");
       if (!type) {
-        set(c, Outcome::INVALID_TOOL_RESULT, "content_type_missing",
+        set(c, Reason::content_type_missing_item,
             fmt::format("content item {} has no string \"type\"", i), ip() + "/type");
         return;
       }
@@ -1155,7 +1156,7 @@ class Classifier {
       else if (*type == "resource_link" && v >= kV20250618) required = kLink;
       else if (*type == "resource") required = kResource;
       else {
-        set(c, Outcome::INVALID_TOOL_RESULT, "content_type_unknown",
+        set(c, Reason::content_type_unknown,
             fmt::format("content item {} has type \"{}\", not a content block type of {}", i, clip(*type), v), ip() + "/type");
         return;
       }
@@ -1163,7 +1164,7 @@ class Classifier {
         auto f = field(item, name);
         bool ok = f.has_value() && (name == "resource" ? is_object(*f) : f->type() == element_type::STRING);
         if (!ok) {
-          set(c, Outcome::INVALID_TOOL_RESULT, "content_field_missing",
+          set(c, Reason::content_field_missing,
               fmt::format("{} content item {} needs {} \"{}\"", *type, i, name == "resource" ? "an object" : "a string", name),
               ip() + "/" + std::string(name));
           return;
@@ -1174,7 +1175,7 @@ class Classifier {
         bool uri_ok = string_field(res, "uri").has_value();
         bool body_ok = string_field(res, "text").has_value() || string_field(res, "blob").has_value();
         if (!uri_ok || !body_ok) {
-          set(c, Outcome::INVALID_TOOL_RESULT, "content_field_missing",
+          set(c, Reason::content_field_missing,
               fmt::format("resource content item {} needs \"resource.uri\" and \"resource.text\" or \"resource.blob\"", i),
               ip() + (uri_ok ? "/resource/text" : "/resource/uri"));
           return;
@@ -1186,14 +1187,14 @@ class Classifier {
     bool is_error = false;
     if (auto ie = field(result, "isError")) {
       if (ie->get(is_error)) {
-        set(c, Outcome::INVALID_TOOL_RESULT, "is_error_not_boolean",
+        set(c, Reason::is_error_not_boolean,
             fmt::format("\"isError\" is {}, not a boolean", type_name(*ie)), ptr + "/isError");
         return;
       }
     }
     if (auto sc = field(result, "structuredContent")) {
       if (v >= kV20250618 && v < kV20260728 && !is_object(*sc)) {  // versions compare as dates
-        set(c, Outcome::INVALID_TOOL_RESULT, "structured_content_not_object",
+        set(c, Reason::structured_content_not_object,
             fmt::format("\"structuredContent\" is {}; before 2026-07-28 it must be an object", type_name(*sc)),
             ptr + "/structuredContent");
         return;
@@ -1217,89 +1218,96 @@ class Classifier {
         append_clipped(detail, first_text);
       }
     }
-    set(c, is_error ? Outcome::TOOL_ERROR : Outcome::TOOL_SUCCESS, is_error ? "tool_error" : "tool_success",
-        std::move(detail));
+    set(c, is_error ? Reason::tool_error : Reason::tool_success, std::move(detail));
   }
 
   void judge_other_result(Classification& c, element result, const std::string& ptr) {
     const std::string& m = c.method;
-    auto need = [&](std::string_view key, element_type t, std::string_view what) -> bool {
-      auto f = field(result, key);
+    // A member the method's result requires, and the reasons for it missing or of another type.
+    struct Required {
+      std::string_view key;
+      Reason missing;
+      Reason invalid;
+    };
+    auto need = [&](const Required& r, element_type t, std::string_view what) -> bool {
+      auto f = field(result, r.key);
       bool ok = f.has_value() && f->type() == t;
       if (!ok) {
-        set(c, Outcome::INVALID_RESULT, fmt::format("{}_{}", key_reason(key), f ? "invalid" : "missing"),
-            fmt::format("{} result: \"{}\" {}", m, key, f ? fmt::format("is {}, not {}", type_name(*f), what) : "is missing"),
-            ptr + "/" + std::string(key));
+        set(c, f ? r.invalid : r.missing,
+            fmt::format("{} result: \"{}\" {}", m, r.key, f ? fmt::format("is {}, not {}", type_name(*f), what) : "is missing"),
+            ptr + "/" + std::string(r.key));
       }
       return ok;
     };
     if (m == "initialize") {
-      if (!need("protocolVersion", element_type::STRING, "a string")) return;
-      if (!need("capabilities", element_type::OBJECT, "an object")) return;
-      if (!need("serverInfo", element_type::OBJECT, "an object")) return;
+      if (!need({"protocolVersion", Reason::protocol_version_missing, Reason::protocol_version_invalid},
+                element_type::STRING, "a string")) {
+        return;
+      }
+      if (!need({"capabilities", Reason::capabilities_missing, Reason::capabilities_invalid}, element_type::OBJECT,
+                "an object")) {
+        return;
+      }
+      if (!need({"serverInfo", Reason::server_info_missing, Reason::server_info_invalid}, element_type::OBJECT,
+                "an object")) {
+        return;
+      }
       auto info = *field(result, "serverInfo");
-      set(c, Outcome::RPC_SUCCESS, "rpc_success",
+      set(c, Reason::rpc_success,
           fmt::format("initialize: protocol {}, server {} {}", clip(*string_field(result, "protocolVersion")),
                       clip(string_field(info, "name").value_or("?")), clip(string_field(info, "version").value_or(""))));
       return;
     }
     if (m == "tools/list") {
-      if (!need("tools", element_type::ARRAY, "an array")) return;
+      if (!need({"tools", Reason::tools_missing, Reason::tools_invalid}, element_type::ARRAY, "an array")) return;
       std::size_t i = 0;
       for (element tool : array(*field(result, "tools"))) {
         if (!is_object(tool) || !string_field(tool, "name")) {
-          set(c, Outcome::INVALID_RESULT, "tool_name_missing", fmt::format("tools/list: tool {} has no string \"name\"", i),
+          set(c, Reason::tool_name_missing, fmt::format("tools/list: tool {} has no string \"name\"", i),
               fmt::format("{}/tools/{}/name", ptr, i));
           return;
         }
         auto schema = field(tool, "inputSchema");
         if (!schema || !is_object(*schema)) {
-          set(c, Outcome::INVALID_RESULT, "tool_input_schema_missing",
+          set(c, Reason::tool_input_schema_missing,
               fmt::format("tools/list: tool \"{}\" has no \"inputSchema\" object", clip(*string_field(tool, "name"))),
               fmt::format("{}/tools/{}/inputSchema", ptr, i));
           return;
         }
         ++i;
       }
-      set(c, Outcome::RPC_SUCCESS, "rpc_success", fmt::format("tools/list: {} tool{}", i, i == 1 ? "" : "s"));
+      set(c, Reason::rpc_success, fmt::format("tools/list: {} tool{}", i, i == 1 ? "" : "s"));
       return;
     }
     struct ListShape {
       std::string_view method;
-      std::string_view key;
+      Required list;  ///< the array member
     };
-    static constexpr ListShape kLists[] = {{"resources/list", "resources"},
-                                           {"resources/templates/list", "resourceTemplates"},
-                                           {"prompts/list", "prompts"},
-                                           {"resources/read", "contents"},
-                                           {"prompts/get", "messages"},
-                                           {"server/discover", "supportedVersions"}};
+    static constexpr ListShape kLists[] = {
+        {"resources/list", {"resources", Reason::resources_missing, Reason::resources_invalid}},
+        {"resources/templates/list",
+         {"resourceTemplates", Reason::resource_templates_missing, Reason::resource_templates_invalid}},
+        {"prompts/list", {"prompts", Reason::prompts_missing, Reason::prompts_invalid}},
+        {"resources/read", {"contents", Reason::contents_missing, Reason::contents_invalid}},
+        {"prompts/get", {"messages", Reason::messages_missing, Reason::messages_invalid}},
+        {"server/discover",
+         {"supportedVersions", Reason::supported_versions_missing, Reason::supported_versions_invalid}}};
     for (const auto& shape : kLists) {
       if (m == shape.method) {
-        if (!need(shape.key, element_type::ARRAY, "an array")) return;
-        std::size_t n = array(*field(result, shape.key)).size();
-        set(c, Outcome::RPC_SUCCESS, "rpc_success", fmt::format("{}: {} {}", m, n, shape.key));
+        if (!need(shape.list, element_type::ARRAY, "an array")) return;
+        std::size_t n = array(*field(result, shape.list.key)).size();
+        set(c, Reason::rpc_success, fmt::format("{}: {} {}", m, n, shape.list.key));
         return;
       }
     }
     if (m == "completion/complete") {
-      if (!need("completion", element_type::OBJECT, "an object")) return;
-    }
-    set(c, Outcome::RPC_SUCCESS, "rpc_success",
-        m.empty() ? std::string("an empty result (method unknown)") : fmt::format("{}: result received", m));
-  }
-
-  static std::string key_reason(std::string_view key) {
-    std::string out;
-    for (char ch : key) {
-      if (std::isupper(static_cast<unsigned char>(ch))) {
-        out += '_';
-        out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      } else {
-        out += ch;
+      if (!need({"completion", Reason::completion_missing, Reason::completion_invalid}, element_type::OBJECT,
+                "an object")) {
+        return;
       }
     }
-    return out;
+    set(c, Reason::rpc_success,
+        m.empty() ? std::string("an empty result (method unknown)") : fmt::format("{}: result received", m));
   }
 
   // ---------------- SSE bodies
@@ -1309,7 +1317,7 @@ class Classifier {
     std::string method;
     std::optional<JsonRpcId> id;  ///< response id (absent when the member is missing)
     bool is_error = false;
-    std::string parse_reason;
+    Reason parse_reason = Reason::invalid_json;
     std::string parse_detail;
   };
 
@@ -1334,7 +1342,7 @@ class Classifier {
     std::optional<element> decider_root;
     for (std::size_t i = 0; i < stream.events.size(); ++i) {
       const sse::Event& ev = stream.events[i];
-      EventSummary s{EventSummary::Kind::not_jsonrpc, "", std::nullopt, false, "", ""};
+      EventSummary s{EventSummary::Kind::not_jsonrpc, "", std::nullopt, false, Reason::invalid_json, ""};
       Parsed p = parse_json(*scan, ev.data);
       if (!p.ok) {
         s.kind = EventSummary::Kind::invalid_json;
@@ -1396,7 +1404,7 @@ class Classifier {
       if (notifications > 0) c.warnings.push_back(fmt::format("{} notification(s) before the response", notifications));
       if (first_invalid && *first_invalid < i) {
         c.warnings.push_back(fmt::format("event {} was not valid JSON ({}); skipped", *first_invalid + 1,
-                                         summaries[*first_invalid].parse_reason));
+                                         to_string(summaries[*first_invalid].parse_reason)));
       }
       element root;
       if (decider_root) {
@@ -1421,7 +1429,7 @@ class Classifier {
     // No final response.
     if (first_invalid) {
       const auto& s = summaries[*first_invalid];
-      set(c, Outcome::MALFORMED_JSON, s.parse_reason,
+      set(c, s.parse_reason,
           fmt::format("SSE event {} that may carry the response: {}", *first_invalid + 1, s.parse_detail));
       out.push_back(std::move(c));
       return;
@@ -1439,7 +1447,7 @@ class Classifier {
                                          [](const EventSummary& e) { return e.kind == EventSummary::Kind::notification; });
       if (last_is_request && (s.method == "elicitation/create" || s.method == "sampling/createMessage" ||
                               s.method == "roots/list")) {
-        set(c, Outcome::INPUT_REQUIRED, "server_request_pending",
+        set(c, Reason::server_request_pending,
             fmt::format("the stream ends with the server's {} request and no final response: answer it", s.method));
         out.push_back(std::move(c));
         return;
@@ -1447,11 +1455,11 @@ class Classifier {
     }
     c.resumable = stream.any_id && pre_2026;
     if (stream.events.empty() && stream.empty_data_events == 0) {
-      set(c, Outcome::STREAM_INCOMPLETE, "empty_stream",
+      set(c, Reason::empty_stream,
           stream.unterminated_tail ? "the stream ended inside its first event: no message was delivered"
                                    : "the server opened an event stream and sent no event");
     } else {
-      set(c, Outcome::STREAM_INCOMPLETE, "no_final_response",
+      set(c, Reason::no_final_response_stream,
           fmt::format("the stream ended without the final response ({} event{}, {} notification{}{})",
                       stream.events.size(), stream.events.size() == 1 ? "" : "s", notifications,
                       notifications == 1 ? "" : "s",

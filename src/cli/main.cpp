@@ -544,14 +544,14 @@ int main(int argc, char** argv) {
         if (!expect->holds(rec.c)) {
           result.passed = false;
           result.failure = fmt::format("{} is {} ({}, layer {}), expected {}", rec.source, to_string(rec.c.outcome),
-                                       rec.c.reason, to_string(rec.c.layer), expect->describe());
+                                       to_string(rec.c.reason), to_string(rec.c.layer), expect->describe());
         }
       }
       if (std::find(fail_on.begin(), fail_on.end(), rec.c.outcome) != fail_on.end()) {
         result.has_expectation = true;
         result.passed = false;
         result.failure = fmt::format("{} is {} ({}), listed in --fail-on", rec.source, to_string(rec.c.outcome),
-                                     rec.c.reason);
+                                     to_string(rec.c.reason));
       }
       if (!result.passed) {
         ++broken;

@@ -14,7 +14,6 @@ Record skipped_record(const Exchange& exchange) {
   r.format = exchange.format;
   r.c.outcome = Outcome::NOT_CAPTURED;
   r.c.layer = layer_of(r.c.outcome);
-  r.c.reason = "skipped";
   if (exchange.skipped) r.c.detail = exchange.skipped->detail;
   SessionFacts facts;
   facts.skipped = exchange.skipped ? exchange.skipped : Skip{"skipped", ""};

@@ -23,7 +23,7 @@ std::shared_ptr<const SessionFacts> session_facts(const Exchange& exchange, cons
                                                   const ReadAlong& along);
 
 /// The placeholder record of a skipped entry (Exchange::skipped): `facts->skipped` set, `c`
-/// meaningless (NOT_CAPTURED, reason "skipped").
+/// meaningless (NOT_CAPTURED, the default reason).
 Record skipped_record(const Exchange& exchange);
 
 /// Session analysis and output across the batches of a run, on the consuming thread. Call, for

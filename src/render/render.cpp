@@ -284,7 +284,7 @@ void append_jsonl_tail(std::string& out, const Record& r) {
   auto num = [&out](auto value) { fmt::format_to(std::back_inserter(out), "{}", value); };
   auto boolean = [](bool b) { return b ? std::string_view("true") : std::string_view("false"); };
   put("\"outcome\":\"", to_string(c.outcome), "\",\"layer\":\"", to_string(c.layer), "\",");
-  append_kv(out, "\"reason\":\"", c.reason);
+  append_kv(out, "\"reason\":\"", to_string(c.reason));
   put(",");
   append_kv(out, "\"detail\":\"", c.detail);
   put(",");
@@ -372,7 +372,7 @@ TableRow table_row(const Record& r) {
   }
   TableRow row;
   row.cells = {escape_terminal(redact(r.source)), escape_terminal(http), escape_terminal(id),
-               std::string(to_string(c.outcome)), std::string(to_string(c.layer)), escape_terminal(c.reason),
+               std::string(to_string(c.outcome)), std::string(to_string(c.layer)), escape_terminal(to_string(c.reason)),
                std::string(to_string(c.retry.advice))};
   row.outcome = c.outcome;
   row.detail = escape_terminal(redact(c.detail));

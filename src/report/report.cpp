@@ -18,6 +18,22 @@ std::optional<Layer> parse_layer(std::string_view s) {
   return std::nullopt;
 }
 
+/// The reason code `name` (its first Reason: Expectation compares codes). Error: why, with the
+/// nearest codes.
+std::expected<Reason, std::string> parse_reason(std::string_view name) {
+  const std::vector<Reason> named = reasons_named(name);
+  if (!named.empty()) return named.front();
+  const std::vector<std::string_view> near = nearest_names(name, reason_names());
+  std::string hint;
+  for (std::size_t i = 0; i < near.size(); ++i) {
+    hint += i == 0 ? "" : (i + 1 == near.size() ? " or " : ", ");
+    hint += near[i];
+  }
+  return std::unexpected(
+      hint.empty() ? fmt::format("'{}' is not a reason code (docs/classification.md lists them)", name)
+                   : fmt::format("'{}' is not a reason code; did you mean {}?", name, hint));
+}
+
 std::vector<std::string> split(std::string_view s, char sep) {
   std::vector<std::string> out;
   std::size_t start = 0;
@@ -86,14 +102,14 @@ std::string Expectation::describe() const {
   std::string out;
   for (auto o : outcomes) out += (out.empty() ? "" : " or ") + std::string(to_string(o));
   if (out.empty()) out = "any outcome";
-  if (reason) out += fmt::format(", reason {}", *reason);
+  if (reason) out += fmt::format(", reason {}", to_string(*reason));
   if (layer) out += fmt::format(", layer {}", to_string(*layer));
   return out;
 }
 
 bool Expectation::holds(const Classification& c) const {
   if (!outcomes.empty() && std::find(outcomes.begin(), outcomes.end(), c.outcome) == outcomes.end()) return false;
-  if (reason && *reason != c.reason) return false;
+  if (reason && !same_code(*reason, c.reason)) return false;
   if (layer && *layer != c.layer) return false;
   return true;
 }
@@ -132,7 +148,9 @@ std::expected<Manifest, std::string> parse_manifest(std::string_view text) {
     while (words >> extra) {
       if (extra.starts_with("#")) break;
       if (extra.starts_with("reason=")) {
-        e.reason = extra.substr(7);
+        auto named = parse_reason(extra.substr(7));
+        if (!named) return std::unexpected(fmt::format("line {}: {}", line_no, named.error()));
+        e.reason = *named;
       } else if (extra.starts_with("layer=")) {
         e.layer = parse_layer(extra.substr(6));
         if (!e.layer) return std::unexpected(fmt::format("line {}: '{}' is not a layer", line_no, extra.substr(6)));
@@ -181,7 +199,7 @@ std::string junit_report(const std::vector<CaseResult>& cases, const std::vector
       const Classification& k = c.record.c;
       out += fmt::format("    <testcase classname=\"{}\" name=\"{}\">\n", xml_escape(input), xml_escape(c.record.source));
       std::string body = fmt::format("outcome: {}\nlayer: {}\nreason: {}\ndetail: {}\nretry: {}", to_string(k.outcome),
-                                     to_string(k.layer), k.reason, redact(k.detail), redact(k.retry.text));
+                                     to_string(k.layer), to_string(k.reason), redact(k.detail), redact(k.retry.text));
       if (!c.passed) {
         out += fmt::format("      <failure message=\"{}\" type=\"{}\">{}</failure>\n", xml_escape(c.failure),
                            to_string(k.outcome), xml_escape(body));
@@ -209,10 +227,10 @@ std::string tap_report(const std::vector<CaseResult>& cases, const std::vector<I
     const Classification& k = c.record.c;
     ++n;
     out += fmt::format("{} {} - {} {} ({})\n", c.passed ? "ok" : "not ok", n, tap_text(c.record.source),
-                       to_string(k.outcome), tap_text(k.reason));
+                       to_string(k.outcome), tap_text(to_string(k.reason)));
     out += "  ---\n";
     out += fmt::format("  outcome: {}\n  layer: {}\n  reason: {}\n  detail: {}\n", to_string(k.outcome), to_string(k.layer),
-                       yaml_quote(k.reason), yaml_quote(k.detail));
+                       yaml_quote(to_string(k.reason)), yaml_quote(k.detail));
     if (!c.passed) out += fmt::format("  message: {}\n", yaml_quote(c.failure));
     out += "  ...\n";
   }

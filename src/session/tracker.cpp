@@ -347,7 +347,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
       if (mismatch) {
         c.outcome = Outcome::INVALID_TOOL_RESULT;
         c.layer = layer_of(c.outcome);
-        c.reason = "structured_content_schema_mismatch";
+        c.reason = Reason::structured_content_schema_mismatch;
         c.detail = mismatch->message;
         c.pointer = base + mismatch->pointer;
         c.retry = advise(c, Headers{}, s.now);
@@ -445,7 +445,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
     ++s.outcomes[static_cast<std::size_t>(c.outcome)];
     if (!sum.first_failure && is_failure(c.outcome)) {
       sum.first_failure = SessionSummary::Failure{std::string(k < sources.size() ? sources[k] : std::string_view(source)), a.post_index,
-                                                  c.method.empty() ? method : c.method, c.outcome, c.reason,
+                                                  c.method.empty() ? method : c.method, c.outcome, std::string(to_string(c.reason)),
                                                   c.http_status};
     }
   }

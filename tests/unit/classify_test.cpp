@@ -88,7 +88,7 @@ TEST(ClassifyReference, Case06Unclosed) {
 TEST(ClassifyReference, Case07ResultAndError) {
   auto c = one(json_reply(200, R"({"jsonrpc":"2.0","id":1,"result":{"content":[]},"error":{"code":1,"message":"x"}})"), call());
   EXPECT_EQ(c.outcome, Outcome::INVALID_ENVELOPE);
-  EXPECT_EQ(c.reason, "result_and_error");
+  EXPECT_EQ(to_string(c.reason), "result_and_error");
 }
 
 TEST(ClassifyReference, Case08IdMismatch) {
@@ -96,7 +96,7 @@ TEST(ClassifyReference, Case08IdMismatch) {
   body.replace(body.find("\"id\":1"), 6, "\"id\":99");
   auto c = one(json_reply(200, body), call());
   EXPECT_EQ(c.outcome, Outcome::INVALID_ENVELOPE);
-  EXPECT_EQ(c.reason, "id_mismatch");
+  EXPECT_EQ(to_string(c.reason), "id_mismatch");
   EXPECT_EQ(c.pointer, "/id");
 }
 
@@ -115,7 +115,7 @@ TEST(ClassifyReference, Case10NoResultType) {
 TEST(ClassifyReference, Case11ContentNotArray) {
   auto c = one(json_reply(200, R"({"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":"not-an-array","isError":false}})"), call());
   EXPECT_EQ(c.outcome, Outcome::INVALID_TOOL_RESULT);
-  EXPECT_EQ(c.reason, "content_not_array");
+  EXPECT_EQ(to_string(c.reason), "content_not_array");
   EXPECT_EQ(c.pointer, "/result/content");
 }
 
@@ -126,13 +126,13 @@ TEST(ClassifyRules, IdIsTypeExact) {
   f.id = JsonRpcId{JsonRpcId::Kind::string, "1"};
   auto c = one(json_reply(200, kSuccess), f);
   EXPECT_EQ(c.outcome, Outcome::INVALID_ENVELOPE);
-  EXPECT_EQ(c.reason, "id_mismatch");
+  EXPECT_EQ(to_string(c.reason), "id_mismatch");
 }
 
 TEST(ClassifyRules, SpecPaired400IsJsonRpcError) {
   auto c = one(json_reply(400, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28","2025-11-25"],"requested":"x"}}})"), call());
   EXPECT_EQ(c.outcome, Outcome::JSONRPC_ERROR);
-  EXPECT_EQ(c.reason, "unsupported_protocol_version");
+  EXPECT_EQ(to_string(c.reason), "unsupported_protocol_version");
   EXPECT_EQ(c.retry.advice, Advice::retry_with_supported_version);
   ASSERT_EQ(c.supported_versions.size(), 2u);
 }
@@ -145,7 +145,7 @@ TEST(ClassifyRules, Spec404MethodNotFoundIsJsonRpcError) {
 TEST(ClassifyRules, Session404IsHttpErrorNotFoundWithoutRequestHeaders) {
   auto c = one(json_reply(404, R"({"jsonrpc":"2.0","id":6,"error":{"code":-32001,"message":"Session not found"}})"), {});
   EXPECT_EQ(c.outcome, Outcome::HTTP_ERROR);
-  EXPECT_EQ(c.reason, "not_found");
+  EXPECT_EQ(to_string(c.reason), "not_found");
   EXPECT_EQ(c.error_code, -32001);
   EXPECT_EQ(c.retry.advice, Advice::new_session);
 }
@@ -155,7 +155,7 @@ TEST(ClassifyRules, Session404WithSessionHeaderIsSessionExpired) {
   ex.request = Request{"POST", "/mcp", {{"Mcp-Session-Id", "abc"}}, std::nullopt, std::nullopt};
   auto c = one(ex, call());
   EXPECT_EQ(c.outcome, Outcome::HTTP_ERROR);
-  EXPECT_EQ(c.reason, "session_expired");
+  EXPECT_EQ(to_string(c.reason), "session_expired");
   EXPECT_EQ(c.retry.advice, Advice::new_session);
 }
 
@@ -175,13 +175,13 @@ TEST(ClassifyRules, TruncatedIsNeverSuccess) {
   ex.response.body_state = BodyState::truncated;
   auto c = one(ex, call());
   EXPECT_EQ(c.outcome, Outcome::MALFORMED_JSON);
-  EXPECT_EQ(c.reason, "truncated");
+  EXPECT_EQ(to_string(c.reason), "truncated");
 }
 
 TEST(ClassifyRules, TrailingData) {
   auto c = one(json_reply(200, std::string(kSuccess) + "200"), call());
   EXPECT_EQ(c.outcome, Outcome::MALFORMED_JSON);
-  EXPECT_EQ(c.reason, "trailing_data");
+  EXPECT_EQ(to_string(c.reason), "trailing_data");
 }
 
 TEST(ClassifyRules, NullIdErrorIsJsonRpcErrorWithWarning) {
@@ -200,14 +200,14 @@ TEST(ClassifyRules, ResultWithNullIdIsInvalidEnvelope) {
 TEST(ClassifyRules, DuplicateMemberInResultIsInvalidToolResult) {
   auto c = one(json_reply(200, R"({"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":false,"isError":true}})"), call());
   EXPECT_EQ(c.outcome, Outcome::INVALID_TOOL_RESULT);
-  EXPECT_EQ(c.reason, "duplicate_member");
+  EXPECT_EQ(to_string(c.reason), "duplicate_member");
   EXPECT_EQ(c.pointer, "/result/isError");
 }
 
 TEST(ClassifyRules, UnknownResultType) {
   auto c = one(json_reply(200, R"({"jsonrpc":"2.0","id":1,"result":{"resultType":"later","content":[]}})"), call());
   EXPECT_EQ(c.outcome, Outcome::INVALID_TOOL_RESULT);
-  EXPECT_EQ(c.reason, "unknown_result_type");
+  EXPECT_EQ(to_string(c.reason), "unknown_result_type");
 }
 
 TEST(ClassifyRules, TaskCreated2025AndFlat2026) {
@@ -229,7 +229,7 @@ TEST(ClassifyRules, ResourceLinkUnknownIn20250326) {
   f.protocol_version = "2025-03-26";
   auto c = one(json_reply(200, R"({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"resource_link","uri":"u","name":"n"}]}})"), f);
   EXPECT_EQ(c.outcome, Outcome::INVALID_TOOL_RESULT);
-  EXPECT_EQ(c.reason, "content_type_unknown");
+  EXPECT_EQ(to_string(c.reason), "content_type_unknown");
 }
 
 TEST(ClassifyRules, NotificationAccepted) {
@@ -280,7 +280,7 @@ TEST(ClassifyRules, BatchNotAllowedIn20250618) {
   f.protocol_version = "2025-06-18";
   auto c = one(json_reply(200, R"([{"jsonrpc":"2.0","id":7,"result":{"content":[]}}])"), f);
   EXPECT_EQ(c.outcome, Outcome::INVALID_ENVELOPE);
-  EXPECT_EQ(c.reason, "batch_not_allowed");
+  EXPECT_EQ(to_string(c.reason), "batch_not_allowed");
 }
 
 TEST(ClassifyRules, UnpublishedVersionsGetTheRulesOfTheLatestBefore) {
@@ -296,7 +296,7 @@ TEST(ClassifyRules, UnpublishedVersionsGetTheRulesOfTheLatestBefore) {
   for (const char* v : {"2024-11-05", "2025-06-18", "2025-09-01", "2026-07-28"}) {
     ContextFlags f;
     f.protocol_version = v;
-    EXPECT_EQ(one(json_reply(200, R"([{"jsonrpc":"2.0","id":7,"result":{"content":[]}}])"), f).reason, "batch_not_allowed") << v;
+    EXPECT_EQ(to_string(one(json_reply(200, R"([{"jsonrpc":"2.0","id":7,"result":{"content":[]}}])"), f).reason), "batch_not_allowed") << v;
   }
 }
 
@@ -314,7 +314,7 @@ TEST(ClassifyRules, RateLimitedRetryAfterSeconds) {
   Exchange ex = json_reply(429, "", "");
   ex.response.headers.push_back({"Retry-After", "3"});
   auto c = one(ex, call());
-  EXPECT_EQ(c.reason, "rate_limited");
+  EXPECT_EQ(to_string(c.reason), "rate_limited");
   EXPECT_EQ(c.retry.advice, Advice::wait_retry_after);
   EXPECT_EQ(c.retry.after_ms, 3000);
 }
@@ -323,7 +323,7 @@ TEST(ClassifyRules, InsufficientScope) {
   Exchange ex = json_reply(403, "", "");
   ex.response.headers.push_back({"WWW-Authenticate", R"(Bearer error="insufficient_scope", scope="files:write")"});
   auto c = one(ex, call());
-  EXPECT_EQ(c.reason, "insufficient_scope");
+  EXPECT_EQ(to_string(c.reason), "insufficient_scope");
   EXPECT_EQ(c.retry.advice, Advice::step_up_authorization);
   EXPECT_NE(c.retry.text.find("files:write"), std::string::npos);
 }
@@ -362,13 +362,13 @@ TEST(ClassifySse, Not2026Resumable) {
 TEST(ClassifySse, EmptyStreamIsIncomplete) {
   auto c = one(json_reply(200, "", "text/event-stream"), call());
   EXPECT_EQ(c.outcome, Outcome::STREAM_INCOMPLETE);
-  EXPECT_EQ(c.reason, "empty_stream");
+  EXPECT_EQ(to_string(c.reason), "empty_stream");
 }
 
 TEST(ClassifySse, ServerRequestLastIsInputRequiredBefore2026) {
   auto c = one(json_reply(200, "data: {\"jsonrpc\":\"2.0\",\"id\":\"srv-1\",\"method\":\"sampling/createMessage\",\"params\":{}}\n\n", "text/event-stream"), call());
   EXPECT_EQ(c.outcome, Outcome::INPUT_REQUIRED);
-  EXPECT_EQ(c.reason, "server_request_pending");
+  EXPECT_EQ(to_string(c.reason), "server_request_pending");
 }
 
 TEST(ClassifySse, BrokenResponseEventIsMalformed) {
@@ -388,7 +388,7 @@ TEST(ClassifyRules, DeepNestingIsAClassifiedOutcome) {
                      std::string(5000, ']') + "}}";
   auto c = one(json_reply(200, deep), call());
   EXPECT_EQ(c.outcome, Outcome::MALFORMED_JSON);
-  EXPECT_EQ(c.reason, "too_deep");
+  EXPECT_EQ(to_string(c.reason), "too_deep");
 }
 
 TEST(ClassifyNames, RoundTrip) {

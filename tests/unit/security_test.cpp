@@ -32,7 +32,7 @@ Record record_with(std::string detail, std::vector<std::string> warnings = {}) {
   r.format = "curl-i";
   r.c.outcome = Outcome::TOOL_ERROR;
   r.c.layer = Layer::application;
-  r.c.reason = "tool_error";
+  r.c.reason = Reason::tool_error;
   r.c.detail = std::move(detail);
   r.c.warnings = std::move(warnings);
   return r;
@@ -380,7 +380,7 @@ TEST(MaxBody, LongBodyIsCutAndNeverSuccess) {
   const auto c = classify((*exs)[0], flags, 0);
   ASSERT_EQ(c.size(), 1u);
   EXPECT_EQ(c[0].outcome, Outcome::MALFORMED_JSON);
-  EXPECT_EQ(c[0].reason, "cut_at_limit");  // cut by --max-body, not by the sender
+  EXPECT_EQ(to_string(c[0].reason), "cut_at_limit");  // cut by --max-body, not by the sender
 }
 
 TEST(MaxBody, GunzipPrefixStopsAtTheLimit) {
@@ -415,7 +415,7 @@ TEST(FuzzRegression, HeaderBlockCutBeforeA202IsNotAccepted) {
     const auto c = classify((*exs)[0], f, 0);
     ASSERT_EQ(c.size(), 1u);
     EXPECT_EQ(c[0].outcome, Outcome::NOT_CAPTURED);
-    EXPECT_EQ(c[0].reason, "body_absent");
+    EXPECT_EQ(to_string(c[0].reason), "body_absent");
   }
 }
 

@@ -254,7 +254,12 @@ Classification record(Outcome o, std::optional<int> response_id) {
   Classification c;
   c.outcome = o;
   c.layer = layer_of(o);
-  c.reason = "r";
+  for (std::size_t k = 0; k < kReasonCount; ++k) {  // a reason of that outcome: the tests look at outcomes
+    if (outcome_of(static_cast<Reason>(k)) == o) {
+      c.reason = static_cast<Reason>(k);
+      break;
+    }
+  }
   c.method = "tools/call";
   if (response_id) c.response_id = JsonRpcId{JsonRpcId::Kind::integer, std::to_string(*response_id)};
   return c;
@@ -364,7 +369,7 @@ TEST(SessionOutputSchema, MismatchBecomesInvalidToolResult) {
   const auto& r = run.results;
   EXPECT_EQ(r[1][0].outcome, Outcome::INVALID_TOOL_RESULT);
   EXPECT_EQ(r[1][0].layer, Layer::protocol);
-  EXPECT_EQ(r[1][0].reason, "structured_content_schema_mismatch");
+  EXPECT_EQ(to_string(r[1][0].reason), "structured_content_schema_mismatch");
   EXPECT_EQ(r[1][0].pointer, "/result/structuredContent/count");
   EXPECT_NE(r[1][0].detail.find("below the minimum"), std::string::npos);
   EXPECT_EQ(r[1][0].retry.advice, Advice::do_not_retry);

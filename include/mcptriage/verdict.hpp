@@ -1,0 +1,283 @@
+// The verdict on one exchange: outcome, layer, reason, retry advice (the Classification), and
+// the names of each. Rules: shared/classification.md; every reason: docs/classification.md.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mcptriage/exchange.hpp"
+
+namespace mcptriage {
+
+/// Outcome names from the product contract (shared/classification.md §Outcomes).
+enum class Outcome {
+  TOOL_SUCCESS,
+  TOOL_ERROR,
+  RPC_SUCCESS,
+  INPUT_REQUIRED,
+  TASK_CREATED,
+  ACCEPTED,
+  HTTP_ERROR,
+  INVALID_HTTP_RESPONSE,
+  STREAM_INCOMPLETE,
+  MALFORMED_JSON,
+  INVALID_ENVELOPE,
+  JSONRPC_ERROR,
+  INVALID_TOOL_RESULT,
+  INVALID_RESULT,
+  NOT_CAPTURED,
+};
+/// How many outcomes there are (the enumerators above count from 0).
+inline constexpr std::size_t kOutcomeCount = static_cast<std::size_t>(Outcome::NOT_CAPTURED) + 1;
+
+/// The layer that decided (classification.md §One exchange, four layers).
+enum class Layer { transport, protocol, interaction, application };
+
+std::string_view to_string(Outcome o);
+std::string_view to_string(Layer l);
+/// Parses an outcome name (exact, upper case). nullopt when unknown.
+std::optional<Outcome> parse_outcome(std::string_view name);
+/// The layer each outcome belongs to.
+Layer layer_of(Outcome o);
+
+/// The rule that decided an exchange's outcome: one enumerator per reason code the classifier
+/// emits (docs/classification.md "Reasons"), grouped by outcome. Each belongs to exactly one
+/// outcome (outcome_of). A few codes name the same rule under more than one outcome; those get
+/// one enumerator per outcome, with a suffix saying which, and share their name (to_string):
+/// `duplicate_member` (_envelope, _tool_result, _result), `content_type_missing` (_http: no
+/// Content-Type header; _item: a content item without "type"), `no_final_response` (_interim:
+/// only a 1xx was captured; _stream: an event stream without the response), and the resultType
+/// and input_required shape reasons (_tool_result for tools/call and tasks/result, _result for
+/// other methods).
+enum class Reason : std::uint8_t {
+  // NOT_CAPTURED
+  body_not_captured,
+  body_absent,
+  body_not_decoded,
+  // HTTP_ERROR, by status
+  session_invalid,
+  bad_request,
+  unauthorized,
+  insufficient_scope,
+  forbidden,
+  session_expired,
+  not_found,
+  method_not_allowed,
+  not_acceptable,
+  request_timeout,
+  conflict,
+  payload_too_large,
+  unsupported_media_type,
+  rate_limited,
+  internal_server_error,
+  bad_gateway,
+  service_unavailable,
+  gateway_timeout,
+  client_error,
+  server_error,
+  redirect_not_followed,
+  no_final_response_interim,
+  // INVALID_HTTP_RESPONSE
+  content_type_missing_http,
+  unexpected_content_type,
+  empty_body,
+  accepted_for_request,
+  no_content,
+  body_on_202,
+  notification_not_202,
+  // STREAM_INCOMPLETE
+  empty_stream,
+  no_final_response_stream,
+  // MALFORMED_JSON
+  truncated,
+  cut_at_limit,
+  undecodable_gzip,
+  trailing_data,
+  invalid_json,
+  invalid_utf8,
+  empty_json,
+  too_deep,
+  too_large,
+  // INVALID_ENVELOPE
+  not_an_object,
+  batch_not_allowed,
+  empty_batch,
+  duplicate_member_envelope,
+  jsonrpc_version,
+  not_a_response,
+  result_and_error,
+  no_result_or_error,
+  id_invalid_type,
+  id_missing,
+  id_null,
+  id_mismatch,
+  result_not_object,
+  error_not_object,
+  error_code_not_integer,
+  error_message_not_string,
+  // JSONRPC_ERROR, by error.code
+  parse_error,
+  invalid_request,
+  method_not_found,
+  invalid_params,
+  internal_error,
+  resource_not_found,
+  session_not_found,
+  url_elicitation_required,
+  header_mismatch,
+  missing_client_capability,
+  unsupported_protocol_version,
+  server_defined_error,
+  reserved_error_code,
+  application_error,
+  // INVALID_TOOL_RESULT (tools/call and tasks/result)
+  content_missing,
+  content_not_array,
+  content_item_not_object,
+  content_type_missing_item,
+  content_type_unknown,
+  content_field_missing,
+  is_error_not_boolean,
+  structured_content_not_object,
+  structured_content_schema_mismatch,
+  result_type_not_string_tool_result,
+  unknown_result_type_tool_result,
+  input_required_empty_tool_result,
+  input_requests_not_object_tool_result,
+  request_state_not_string_tool_result,
+  task_id_missing,
+  task_status_missing,
+  duplicate_member_tool_result,
+  // INVALID_RESULT (other methods whose result shape is checked)
+  protocol_version_missing,
+  protocol_version_invalid,
+  capabilities_missing,
+  capabilities_invalid,
+  server_info_missing,
+  server_info_invalid,
+  tools_missing,
+  tools_invalid,
+  tool_name_missing,
+  tool_input_schema_missing,
+  resources_missing,
+  resources_invalid,
+  resource_templates_missing,
+  resource_templates_invalid,
+  prompts_missing,
+  prompts_invalid,
+  contents_missing,
+  contents_invalid,
+  messages_missing,
+  messages_invalid,
+  supported_versions_missing,
+  supported_versions_invalid,
+  completion_missing,
+  completion_invalid,
+  input_required_not_allowed,
+  task_not_allowed,
+  result_type_not_string_result,
+  unknown_result_type_result,
+  input_required_empty_result,
+  input_requests_not_object_result,
+  request_state_not_string_result,
+  duplicate_member_result,
+  // Successes and interaction outcomes
+  tool_success,
+  tool_error,
+  rpc_success,
+  accepted,
+  input_required,
+  server_request_pending,
+  task_created,
+};
+/// How many reasons there are (the enumerators above count from 0).
+inline constexpr std::size_t kReasonCount = static_cast<std::size_t>(Reason::task_created) + 1;
+
+/// The reason's stable snake_case code, as output and in docs/classification.md
+/// (`duplicate_member` for each duplicate_member_* enumerator).
+std::string_view to_string(Reason r);
+/// The outcome the reason belongs to (its row of docs/classification.md).
+Outcome outcome_of(Reason r);
+/// Every reason whose code is `name` (exact), in enumerator order: one, several for a shared code
+/// (`duplicate_member`: three), none when `name` is no reason code.
+std::vector<Reason> reasons_named(std::string_view name);
+/// True when `a` and `b` have the same code (to_string): the same reason, or two of one shared code.
+bool same_code(Reason a, Reason b);
+/// Every reason code, each once, in enumerator order of its first reason.
+std::vector<std::string_view> reason_names();
+
+/// The names in `names` nearest to `word`, for "did you mean" suggestions: by optimal string
+/// alignment distance (insertions, deletions, substitutions and swaps of adjacent letters, letters
+/// compared case-insensitively), nearest first and then in alphabetical order, at most `max`, none
+/// more than max(2, size of word / 3) edits away. Empty when no name is that near.
+std::vector<std::string_view> nearest_names(std::string_view word, const std::vector<std::string_view>& names,
+                                            std::size_t max = 3);
+
+/// Where the method came from (classification.md §Request context).
+enum class MethodSource { request, flag, inferred };
+std::string_view to_string(MethodSource s);
+
+/// Retry advice codes (classification.md §Retry advice).
+enum class Advice {
+  none,                      ///< success or ACCEPTED
+  retry_if_idempotent,       ///< 502/503/504/408: bounded backoff, only read-only/idempotent calls
+  retry_once_if_idempotent,  ///< 500
+  new_session,               ///< session unknown/expired: initialize again
+  wait_retry_after,          ///< 429
+  reauthorize,               ///< 401
+  step_up_authorization,     ///< 403 insufficient_scope
+  fix_request,               ///< -32602 and other request faults: do not resend as is
+  retry_with_supported_version,  ///< -32022 / version errors
+  hand_error_to_model,       ///< TOOL_ERROR
+  do_not_retry,              ///< malformed or invalid replies: keep the evidence
+  resend_with_input,         ///< INPUT_REQUIRED
+  resume_stream,             ///< STREAM_INCOMPLETE, resumable
+  resend_if_idempotent,      ///< STREAM_INCOMPLETE, not resumable
+  poll_task,                 ///< TASK_CREATED
+  investigate,               ///< anything else that is not retryable as is (other 4xx, NOT_CAPTURED)
+};
+std::string_view to_string(Advice a);
+
+struct RetryAdvice {
+  Advice advice = Advice::none;
+  std::string text;                      ///< one line with its condition
+  std::optional<long long> after_ms;     ///< from `Retry-After` or the SSE `retry` field
+};
+
+/// The full verdict on one exchange.
+struct Classification {
+  Outcome outcome = Outcome::NOT_CAPTURED;
+  Layer layer = Layer::transport;
+  Reason reason = Reason::body_not_captured;  ///< the rule that fired; outcome_of(reason) == outcome
+  std::string detail;                     ///< one human line (untrusted text included, unescaped)
+  std::string pointer;                    ///< JSON Pointer of the fault, "" when none
+  // transport
+  int http_status = 200;                  ///< the status (assumed for bare bodies)
+  std::string content_type;               ///< raw Content-Type header value, "" when none
+  bool transport_captured = true;
+  std::optional<bool> resumable;          ///< STREAM_INCOMPLETE only
+  std::size_t sse_events = 0;             ///< events dispatched, for SSE bodies
+  std::optional<long long> stream_retry_ms;  ///< the SSE `retry` field, milliseconds
+  // protocol
+  std::optional<JsonRpcId> request_id;    ///< the id we expected, when known
+  bool id_checked = false;                ///< the response id was compared with a known request id
+  std::optional<JsonRpcId> response_id;   ///< the id in the deciding response
+  std::optional<std::int64_t> error_code; ///< JSON-RPC error.code
+  std::string error_message;              ///< JSON-RPC error.message
+  std::vector<std::string> supported_versions;  ///< error.data.supported (-32022 and version errors)
+  std::string method;                     ///< the request method ("" when unknown)
+  MethodSource method_source = MethodSource::inferred;
+  bool notification = false;              ///< the request was a JSON-RPC notification
+  std::string result_type;                ///< resultType as sent, "" when absent
+  std::string protocol_version;           ///< version whose rules were applied
+  std::string protocol_version_source;    ///< "request", "flag", "inferred" or "assumed"
+  bool session_id_sent = false;           ///< the request carried Mcp-Session-Id
+  RetryAdvice retry;
+  std::vector<std::string> warnings;
+};
+
+}  // namespace mcptriage
