@@ -1,10 +1,12 @@
-// The verdict on one exchange: outcome, layer, reason, retry advice (the Classification), and
-// the names of each. Rules: shared/classification.md; every reason: docs/classification.md.
+// The verdict on one exchange: outcome, layer, reason, retry advice (the Classification), the
+// names of each, and the reason catalogue (what each reason and outcome means, and the spec
+// section it comes from). Rules: shared/classification.md; every reason: docs/classification.md.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -279,5 +281,47 @@ struct Classification {
   RetryAdvice retry;
   std::vector<std::string> warnings;
 };
+
+/// One row of the reason catalogue (src/classify/reasons.cpp): what a reason means and where its
+/// rule comes from, for `mcptriage explain` and the `spec` member of JSON Lines records.
+struct ReasonEntry {
+  Reason reason;
+  std::string_view name;         ///< the code (to_string)
+  Outcome outcome;               ///< outcome_of; the layer is layer_of(outcome)
+  Advice advice;                 ///< default retry advice; advise() refines some (the explanation says when)
+  /// The section the rule comes from: a modelcontextprotocol.io specification URL with its version
+  /// and the heading's anchor, an rfc-editor.org section, or the JSON-RPC 2.0 specification. Never
+  /// empty; plain ASCII with no quote or backslash (written into JSON unescaped).
+  std::string_view spec;
+  std::string_view explanation;  ///< one paragraph for a person
+  std::string_view next_step;    ///< what to do next, one or two sentences
+};
+/// The catalogue row of `r`.
+const ReasonEntry& reason_entry(Reason r);
+/// Every row, in enumerator order (index k is the Reason k).
+std::span<const ReasonEntry> reason_catalogue();
+
+/// The catalogue entry of an outcome (`mcptriage explain OUTCOME`); fields as in ReasonEntry.
+struct OutcomeEntry {
+  Outcome outcome;
+  Advice advice;  ///< the usual advice; the reason's entry is the exact one
+  std::string_view spec;
+  std::string_view explanation;
+  std::string_view next_step;
+};
+const OutcomeEntry& outcome_entry(Outcome o);
+/// Every outcome's entry, in enumerator order.
+std::span<const OutcomeEntry> outcome_catalogue();
+
+/// A reason of a skipped record (docs/output.md "Skipped records"): a separate vocabulary, of
+/// capture entries that are not classified (no outcome, no advice).
+struct SkipReasonEntry {
+  std::string_view name;
+  std::string_view spec;  ///< as ReasonEntry::spec; empty when the fault is the capture file's own
+  std::string_view explanation;
+  std::string_view next_step;
+};
+/// Every skip reason, in docs/output.md's order.
+std::span<const SkipReasonEntry> skip_reason_catalogue();
 
 }  // namespace mcptriage

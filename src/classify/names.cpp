@@ -1,5 +1,8 @@
-// Names of outcomes, layers, method sources and retry advice codes, and the JSON-RPC id type.
+// Names of outcomes, layers, method sources and retry advice codes, "did you mean" suggestions,
+// and the JSON-RPC id type.
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <utility>
 
@@ -28,7 +31,43 @@ constexpr std::array<std::pair<Outcome, std::string_view>, 15> kOutcomes{{
     {Outcome::NOT_CAPTURED, "NOT_CAPTURED"},
 }};
 
+/// Optimal string alignment distance between `a` and `b`, letters compared case-insensitively.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  auto same = [](char x, char y) {
+    return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+  };
+  // Three rows of the (a.size()+1) x (b.size()+1) table: two back, one back, this one.
+  std::vector<std::size_t> two(b.size() + 1), one(b.size() + 1), row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) one[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t cost = same(a[i - 1], b[j - 1]) ? 0 : 1;
+      row[j] = std::min({one[j] + 1, row[j - 1] + 1, one[j - 1] + cost});
+      if (i > 1 && j > 1 && same(a[i - 1], b[j - 2]) && same(a[i - 2], b[j - 1])) row[j] = std::min(row[j], two[j - 2] + 1);
+    }
+    std::swap(two, one);
+    std::swap(one, row);
+  }
+  return one[b.size()];
+}
+
 }  // namespace
+
+std::vector<std::string_view> nearest_names(std::string_view word, const std::vector<std::string_view>& names,
+                                            std::size_t max) {
+  const std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
+  std::vector<std::pair<std::size_t, std::string_view>> near;
+  for (std::string_view name : names) {
+    const std::size_t d = edit_distance(word, name);
+    if (d <= limit) near.emplace_back(d, name);
+  }
+  std::sort(near.begin(), near.end());
+  near.erase(std::unique(near.begin(), near.end()), near.end());
+  std::vector<std::string_view> out;
+  for (std::size_t i = 0; i < near.size() && out.size() < max; ++i) out.push_back(near[i].second);
+  return out;
+}
 
 std::string_view to_string(Outcome o) {
   for (const auto& [value, name] : kOutcomes) {

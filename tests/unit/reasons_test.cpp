@@ -4,6 +4,7 @@
 #include <set>
 #include <string>
 
+#include "mcptriage/advice.hpp"
 #include "mcptriage/report.hpp"
 #include "mcptriage/verdict.hpp"
 
@@ -85,4 +86,84 @@ TEST(Reasons, ManifestReasonIsParsedUpFront) {
   auto far = parse_manifest("a.txt HTTP_ERROR reason=qqqqqqqqqqqq\n");
   ASSERT_FALSE(far);
   EXPECT_EQ(far.error(), "line 1: 'qqqqqqqqqqqq' is not a reason code (docs/classification.md lists them)");
+}
+
+namespace {
+
+/// A spec link is an https URL of the sources the catalogue may cite, with a section anchor.
+::testing::AssertionResult is_spec_link(std::string_view url) {
+  if (url.find_first_of("\"\\ \t\n") != std::string_view::npos) return ::testing::AssertionFailure() << url << ": bad character";
+  if (url.find('#') == std::string_view::npos) return ::testing::AssertionFailure() << url << ": no section anchor";
+  for (std::string_view v : {"2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}) {
+    if (url.starts_with("https://modelcontextprotocol.io/specification/" + std::string(v) + "/")) {
+      return ::testing::AssertionSuccess();
+    }
+  }
+  if (url.starts_with("https://modelcontextprotocol.io/extensions/")) return ::testing::AssertionSuccess();
+  if (url.starts_with("https://www.rfc-editor.org/rfc/rfc") && url.find("#section-") != std::string_view::npos) {
+    return ::testing::AssertionSuccess();
+  }
+  if (url.starts_with("https://www.jsonrpc.org/specification#")) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << url << ": not an MCP specification (with its version), RFC or JSON-RPC 2.0 section";
+}
+
+bool is_sentence(std::string_view s) { return !s.empty() && (s.back() == '.' || s.back() == '?'); }
+
+}  // namespace
+
+TEST(Catalogue, EveryReasonHasAnEntryWithItsOutcomeSpecAndText) {
+  const auto rows = reason_catalogue();
+  ASSERT_EQ(rows.size(), kReasonCount);
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const ReasonEntry& e = rows[k];
+    EXPECT_EQ(e.reason, reason_at(k));
+    EXPECT_EQ(&reason_entry(e.reason), &e);
+    EXPECT_EQ(e.name, to_string(e.reason));
+    EXPECT_EQ(e.outcome, outcome_of(e.reason));
+    EXPECT_TRUE(is_spec_link(e.spec)) << e.name;
+    EXPECT_TRUE(is_sentence(e.explanation)) << e.name;
+    EXPECT_TRUE(is_sentence(e.next_step)) << e.name;
+    const bool success = e.outcome == Outcome::TOOL_SUCCESS || e.outcome == Outcome::RPC_SUCCESS ||
+                         e.outcome == Outcome::ACCEPTED;
+    EXPECT_EQ(e.advice == Advice::none, success) << e.name << ": advice none goes with success only";
+  }
+}
+
+TEST(Catalogue, DefaultAdviceIsWhatAdviseGivesInThePlainCase) {
+  // advise() with no headers, no JSON-RPC error data, a stream that set an event id: the entry's
+  // advice. (The exceptions the entries explain: not_found naming a session, data.supported,
+  // a stream that is not resumable.)
+  for (const ReasonEntry& e : reason_catalogue()) {
+    Classification c;
+    c.outcome = e.outcome;
+    c.layer = layer_of(e.outcome);
+    c.reason = e.reason;
+    if (e.outcome == Outcome::STREAM_INCOMPLETE) c.resumable = e.reason == Reason::no_final_response_stream;
+    EXPECT_EQ(to_string(advise(c, Headers{}, 0).advice), to_string(e.advice)) << e.name;
+  }
+}
+
+TEST(Catalogue, EveryOutcomeAndSkipReasonHasAnEntry) {
+  const auto outcomes = outcome_catalogue();
+  ASSERT_EQ(outcomes.size(), kOutcomeCount);
+  for (std::size_t k = 0; k < outcomes.size(); ++k) {
+    const OutcomeEntry& e = outcomes[k];
+    EXPECT_EQ(e.outcome, static_cast<Outcome>(k));
+    EXPECT_EQ(&outcome_entry(e.outcome), &e);
+    EXPECT_TRUE(is_spec_link(e.spec)) << to_string(e.outcome);
+    EXPECT_TRUE(is_sentence(e.explanation)) << to_string(e.outcome);
+    EXPECT_TRUE(is_sentence(e.next_step)) << to_string(e.outcome);
+    bool has_reason = false;
+    for (const ReasonEntry& r : reason_catalogue()) has_reason = has_reason || r.outcome == e.outcome;
+    EXPECT_TRUE(has_reason) << to_string(e.outcome) << " has no reason";
+  }
+  std::set<std::string_view> names;
+  for (const SkipReasonEntry& e : skip_reason_catalogue()) {
+    EXPECT_TRUE(names.insert(e.name).second) << e.name;
+    EXPECT_TRUE(e.spec.empty() || is_spec_link(e.spec)) << e.name;
+    EXPECT_TRUE(is_sentence(e.explanation)) << e.name;
+    EXPECT_TRUE(is_sentence(e.next_step)) << e.name;
+    EXPECT_TRUE(reasons_named(e.name).empty()) << e.name << " is also a reason code";
+  }
+  EXPECT_EQ(names.size(), 8u);
 }
