@@ -5,6 +5,17 @@ _mcptriage() {
   prev=${COMP_WORDS[COMP_CWORD-1]}
   local outcomes="TOOL_SUCCESS TOOL_ERROR RPC_SUCCESS INPUT_REQUIRED TASK_CREATED ACCEPTED HTTP_ERROR INVALID_HTTP_RESPONSE STREAM_INCOMPLETE MALFORMED_JSON INVALID_ENVELOPE JSONRPC_ERROR INVALID_TOOL_RESULT INVALID_RESULT NOT_CAPTURED"
   local opts="-h --help --version -f --format --color --id --method --request --body --protocol-version --status --expect --fail-on --manifest --report-junit --report-tap -q --quiet --progress --max-input --max-body -j --jobs --no-redact"
+  if [[ ${COMP_WORDS[1]} == explain && $COMP_CWORD -ge 2 ]]; then
+    # `mcptriage explain NAME...`: reason codes, outcomes and skipped-record reasons, from --list.
+    local names
+    names=$("${COMP_WORDS[0]}" explain --list 2>/dev/null | sed -e 's/^ *//' -e 's/ .*//' | grep -vx skipped)
+    mapfile -t COMPREPLY < <(compgen -W "--list --help $names" -- "$cur")
+    return
+  fi
+  if [[ $COMP_CWORD -eq 1 && $cur != -* && explain == "$cur"* ]]; then
+    mapfile -t COMPREPLY < <(compgen -W "explain" -- "$cur"; compgen -f -- "$cur")
+    return
+  fi
   case $prev in
     -f|--format) mapfile -t COMPREPLY < <(compgen -W "table jsonl" -- "$cur"); return ;;
     --color) mapfile -t COMPREPLY < <(compgen -W "auto always never" -- "$cur"); return ;;

@@ -20,6 +20,7 @@
 #include <unordered_set>
 
 #include "cli/body_pairing.hpp"
+#include "cli/explain.hpp"
 #include "cli/pipeline.hpp"
 #include "cli/read_limited.hpp"
 #include "cli/session_output.hpp"
@@ -120,6 +121,7 @@ bool env_set(const char* name) {
 
 int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
+  if (argc > 1 && std::string_view(argv[1]) == "explain") return cli::explain_main(argc - 1, argv + 1);
   Options opt;
   CLI::App app{"mcptriage: tells why an MCP call over HTTP failed.\n"
                "Reads captured HTTP exchanges (curl -i output, raw HTTP, HTTPie -v, bare JSON or SSE bodies) from\n"

@@ -1,0 +1,197 @@
+// `mcptriage explain` (explain.hpp): the reason catalogue, printed for a person.
+#include "cli/explain.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "mcptriage/render.hpp"
+#include "mcptriage/verdict.hpp"
+
+namespace mcptriage::cli {
+namespace {
+
+constexpr std::size_t kWidth = 78;  ///< columns of the wrapped paragraphs
+constexpr int kOk = 0;
+constexpr int kUsage = 2;        ///< docs/exit-codes.md
+constexpr int kWriteError = 3;   ///< standard output could not be written
+
+constexpr std::string_view kUsageText =
+    "usage: mcptriage explain NAME...   what a reason code, an outcome or a skipped record's reason means\n"
+    "       mcptriage explain --list    every name, reasons under their outcome\n";
+
+/// Appends `text` as words wrapped at kWidth, each line starting with `indent` spaces (the first
+/// after `lead`, which is printed in their place when given).
+void append_wrapped(std::string& out, std::string_view text, std::size_t indent, std::string_view lead = {}) {
+  std::string line = lead.empty() ? std::string(indent, ' ') : std::string(lead);
+  bool line_has_word = false;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find(' ', pos);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view word = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (word.empty()) continue;
+    if (line_has_word && line.size() + 1 + word.size() > kWidth) {
+      out += line;
+      out += '\n';
+      line.assign(indent, ' ');
+      line_has_word = false;
+    }
+    if (line_has_word) line += ' ';
+    line += word;
+    line_has_word = true;
+  }
+  out += line;
+  out += '\n';
+}
+
+void append_reason(std::string& out, const ReasonEntry& e) {
+  out += fmt::format("reason {}\n", e.name);
+  out += fmt::format("  outcome  {} (layer {})\n", to_string(e.outcome), to_string(layer_of(e.outcome)));
+  out += fmt::format("  advice   {}\n", to_string(e.advice));
+  out += fmt::format("  spec     {}\n\n", e.spec);
+  append_wrapped(out, e.explanation, 2);
+  out += '\n';
+  append_wrapped(out, e.next_step, 2, "  Next: ");
+}
+
+void append_outcome(std::string& out, const OutcomeEntry& e) {
+  out += fmt::format("outcome {}\n", to_string(e.outcome));
+  out += fmt::format("  layer    {}\n", to_string(layer_of(e.outcome)));
+  out += fmt::format("  advice   {} (usually; each reason has its own)\n", to_string(e.advice));
+  out += fmt::format("  spec     {}\n", e.spec);
+  std::string reasons;
+  for (const ReasonEntry& r : reason_catalogue()) {
+    if (r.outcome == e.outcome) reasons += (reasons.empty() ? "" : " ") + std::string(r.name);
+  }
+  append_wrapped(out, reasons, 11, "  reasons  ");
+  out += '\n';
+  append_wrapped(out, e.explanation, 2);
+  out += '\n';
+  append_wrapped(out, e.next_step, 2, "  Next: ");
+}
+
+void append_skip_reason(std::string& out, const SkipReasonEntry& e) {
+  out += fmt::format("skipped-record reason {}\n", e.name);
+  out += "  a capture entry that is not classified (no outcome; docs/output.md \"Skipped records\")\n";
+  out += fmt::format("  spec     {}\n\n", e.spec.empty() ? "none (a fault of the capture file itself)" : e.spec);
+  append_wrapped(out, e.explanation, 2);
+  out += '\n';
+  append_wrapped(out, e.next_step, 2, "  Next: ");
+}
+
+const SkipReasonEntry* find_skip_reason(std::string_view name) {
+  for (const SkipReasonEntry& e : skip_reason_catalogue()) {
+    if (e.name == name) return &e;
+  }
+  return nullptr;
+}
+
+bool known(std::string_view name) {
+  return !reasons_named(name).empty() || parse_outcome(name) || find_skip_reason(name) != nullptr;
+}
+
+/// Every name explain knows: reason codes, outcomes, skipped-record reasons.
+std::vector<std::string_view> all_names() {
+  std::vector<std::string_view> names = reason_names();
+  for (const OutcomeEntry& e : outcome_catalogue()) names.push_back(to_string(e.outcome));
+  for (const SkipReasonEntry& e : skip_reason_catalogue()) names.push_back(e.name);
+  return names;
+}
+
+std::string list_text() {
+  std::string out;
+  for (const OutcomeEntry& o : outcome_catalogue()) {
+    out += fmt::format("{} ({})\n", to_string(o.outcome), to_string(layer_of(o.outcome)));
+    for (const ReasonEntry& r : reason_catalogue()) {
+      if (r.outcome == o.outcome) out += fmt::format("  {}\n", r.name);
+    }
+  }
+  out += "skipped records (not classified)\n";
+  for (const SkipReasonEntry& e : skip_reason_catalogue()) out += fmt::format("  {}\n", e.name);
+  return out;
+}
+
+/// Writes all of `text` to standard output; false (errno set) when it could not be written.
+bool write_stdout(std::string_view text) {
+  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size()) return false;
+  return std::fflush(stdout) == 0;
+}
+
+}  // namespace
+
+std::string explain_text(const std::vector<std::string_view>& names, bool list) {
+  std::string out = list ? list_text() : std::string();
+  for (std::string_view name : names) {
+    for (Reason r : reasons_named(name)) {
+      if (!out.empty()) out += '\n';
+      append_reason(out, reason_entry(r));
+    }
+    if (auto o = parse_outcome(name)) {
+      if (!out.empty()) out += '\n';
+      append_outcome(out, outcome_entry(*o));
+    }
+    if (const SkipReasonEntry* s = find_skip_reason(name)) {
+      if (!out.empty()) out += '\n';
+      append_skip_reason(out, *s);
+    }
+  }
+  return out;
+}
+
+int explain_main(int argc, char** argv) {
+  std::vector<std::string_view> names;
+  bool list = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "-h" || arg == "--help") return write_stdout(kUsageText) || errno == EPIPE ? kOk : kWriteError;
+    if (arg == "--list") {
+      list = true;
+    } else if (arg.starts_with("-") && arg != "-") {
+      std::fprintf(stderr, "mcptriage: error: explain: unknown option '%.*s'\n%.*s", static_cast<int>(arg.size()),
+                   arg.data(), static_cast<int>(kUsageText.size()), kUsageText.data());
+      return kUsage;
+    } else {
+      names.push_back(arg);
+    }
+  }
+  if (names.empty() && !list) {
+    std::fprintf(stderr, "mcptriage: error: explain: name a reason code or an outcome\n%.*s",
+                 static_cast<int>(kUsageText.size()), kUsageText.data());
+    return kUsage;
+  }
+  bool unknown = false;
+  const std::vector<std::string_view> candidates = all_names();
+  for (std::string_view name : names) {
+    if (known(name)) continue;
+    unknown = true;
+    const std::vector<std::string_view> near = nearest_names(name, candidates);
+    std::string hint;
+    for (std::size_t i = 0; i < near.size(); ++i) {
+      hint += i == 0 ? "" : (i + 1 == near.size() ? " or " : ", ");
+      hint += near[i];
+    }
+    const std::string shown = escape_terminal(name);  // as typed, controls made visible
+    const std::string message =
+        hint.empty()
+            ? fmt::format("mcptriage: error: explain: '{}' is not a reason code, an outcome or a skipped-record reason "
+                          "(mcptriage explain --list names them all)\n",
+                          shown)
+            : fmt::format("mcptriage: error: explain: '{}' is not a reason code, an outcome or a skipped-record reason; "
+                          "did you mean {}?\n",
+                          shown, hint);
+    std::fputs(message.c_str(), stderr);
+  }
+  if (unknown) return kUsage;
+  if (!write_stdout(explain_text(names, list))) {
+    if (errno == EPIPE) return kOk;  // the reader went away (`| head`): stop quietly, as the main command does
+    std::fprintf(stderr, "mcptriage: error: explain: cannot write to standard output: %s\n", std::strerror(errno));
+    return kWriteError;
+  }
+  return kOk;
+}
+
+}  // namespace mcptriage::cli
