@@ -285,7 +285,8 @@ void append_jsonl_tail(std::string& out, const Record& r) {
   auto boolean = [](bool b) { return b ? std::string_view("true") : std::string_view("false"); };
   put("\"outcome\":\"", to_string(c.outcome), "\",\"layer\":\"", to_string(c.layer), "\",");
   append_kv(out, "\"reason\":\"", to_string(c.reason));
-  put(",");
+  // The reason's spec section (the catalogue): plain ASCII with nothing to escape (Catalogue.* checks).
+  put(",\"spec\":\"", reason_entry(c.reason).spec, "\",");
   append_kv(out, "\"detail\":\"", c.detail);
   put(",");
   append_kv(out, "\"pointer\":\"", c.pointer, true);
