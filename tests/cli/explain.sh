@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# `mcptriage explain` (src/cli/explain.cpp): output errors, and bash completion of its names.
-# The entries themselves are golden cases (testdata/cases/explain-*).
+# `mcptriage explain` (src/cli/explain.cpp): it works for every reason code and outcome that
+# docs/classification.md documents, each with a spec link; output errors; bash completion.
+# Entries themselves are golden cases (testdata/cases/explain-*); the docs' tables are checked
+# against the catalogue by the unit tests CatalogueDocs.*.
 set -u
 bin=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,6 +25,53 @@ check "--help prints the usage (exit 0)" grep -q "usage: mcptriage explain NAME"
 check "an unknown option is a usage error" test $? = 2
 "$bin" explain id_mismatch STREAM_INCOMPLETE >"$work/two.out"
 check "several names print one entry each" test "$(grep -c '^  spec ' "$work/two.out")" = 2
+
+# The codes of docs/classification.md's "Reasons" tables (first column; the outcome table's second).
+documented=$(/usr/bin/python3 - "$root/docs/classification.md" <<'PY'
+import re, sys
+codes, section, sub = [], None, ""
+for line in open(sys.argv[1], encoding="utf-8"):
+    if line.startswith("## "): section = line.strip()
+    if section != "## Reasons": continue
+    if line.startswith("### "): sub = line[4:]; continue
+    if not line.startswith("| ") or line.startswith("| ---"): continue
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    if cells[0] in ("reason", "outcome"): continue
+    cell = cells[1] if sub.startswith("Success and interaction") else cells[0]
+    for code in re.findall(r"`([a-z][a-z0-9_]*)`", cell):
+        if code not in codes: codes.append(code)
+print("\n".join(codes))
+PY
+)
+check "docs/classification.md documents over 100 reason codes" test "$(wc -l <<<"$documented")" -gt 100
+# A section of the MCP specification (of a version), of an MCP extension, of an RFC or of JSON-RPC 2.0.
+link='https://(modelcontextprotocol\.io/(specification/[0-9]{4}-[0-9]{2}-[0-9]{2}|extensions)/[^ #]+#[^ #]+|www\.rfc-editor\.org/rfc/rfc[0-9]+#section-[0-9.]+|www\.jsonrpc\.org/specification#[a-z_]+)'
+bad=""
+for code in $documented; do
+  out=$("$bin" explain "$code" 2>&1) || { bad="$bad $code(exit)"; continue; }
+  grep -q "^reason $code\$" <<<"$out" || bad="$bad $code(entry)"
+  specs=$(grep -c '^  spec ' <<<"$out")
+  [ "$specs" -gt 0 ] && [ "$(grep -Ec "^  spec     $link\$" <<<"$out")" = "$specs" ] || bad="$bad $code(spec)"
+done
+check "explain prints an entry with a spec link for every documented reason code${bad:+: not for$bad}" test -z "$bad"
+bad=""
+for o in TOOL_SUCCESS TOOL_ERROR RPC_SUCCESS INPUT_REQUIRED TASK_CREATED ACCEPTED HTTP_ERROR INVALID_HTTP_RESPONSE \
+         STREAM_INCOMPLETE MALFORMED_JSON INVALID_ENVELOPE JSONRPC_ERROR INVALID_TOOL_RESULT INVALID_RESULT NOT_CAPTURED; do
+  "$bin" explain "$o" 2>/dev/null | grep -Eq "^  spec     $link\$" || bad="$bad $o"
+done
+check "explain prints an entry with a spec link for every outcome${bad:+: not for$bad}" test -z "$bad"
+
+# Each record's `spec` is the one explain prints for its reason under its outcome.
+bad=""
+while IFS=$'\t' read -r reason outcome spec; do
+  "$bin" explain "$reason" | awk -v o="$outcome" -v s="$spec" \
+    '/^  outcome/ { cur = $2 } /^  spec/ { if (cur == o && $2 == s) found = 1 } END { exit !found }' ||
+    bad="$bad $reason/$outcome"
+done < <(find "$root/testdata/samples" "$root/testdata/real" "$root/testdata/cases" -type f ! -name 'args' \
+           ! -name 'expected.*' ! -name 'exit' ! -name '*.md' ! -name '*.manifest' ! -name '*.request.json' -print0 |
+         xargs -0 "$bin" -q --format jsonl 2>/dev/null |
+         jq -r 'select(.kind == null) | [.reason, .outcome, .spec] | @tsv' | sort -u)
+check "every bundled record's spec is its reason's catalogue entry${bad:+: not for$bad}" test -z "$bad"
 
 complete_words() {
   bash -c '. "$0"; COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); _mcptriage; printf "%s\n" "${COMPREPLY[@]}"' \

@@ -1,7 +1,12 @@
 // The reason codes (include/mcptriage/verdict.hpp, src/classify/reasons.cpp).
 #include <gtest/gtest.h>
+#include <simdjson.h>
 
+#include <algorithm>
+#include <fstream>
+#include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "mcptriage/advice.hpp"
@@ -166,4 +171,152 @@ TEST(Catalogue, EveryOutcomeAndSkipReasonHasAnEntry) {
     EXPECT_TRUE(reasons_named(e.name).empty()) << e.name << " is also a reason code";
   }
   EXPECT_EQ(names.size(), 8u);
+}
+
+// docs/classification.md's reason tables, docs/output.md's skipped reasons and
+// docs/output.schema.json's reason lists against the catalogue, so that they cannot drift.
+namespace {
+
+std::string read_doc(const std::string& relative) {
+  std::ifstream in(std::string(MCPTRIAGE_SOURCE_DIR) + "/" + relative, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+/// The cells of a Markdown table row (`| a | b |`), trimmed.
+std::vector<std::string> cells_of(const std::string& row) {
+  std::vector<std::string> cells;
+  std::size_t start = 1;
+  while (start < row.size()) {
+    const std::size_t end = row.find('|', start);
+    if (end == std::string::npos) break;
+    std::string cell = row.substr(start, end - start);
+    cell.erase(0, cell.find_first_not_of(' '));
+    cell.erase(cell.find_last_not_of(' ') + 1);
+    cells.push_back(cell);
+    start = end + 1;
+  }
+  return cells;
+}
+
+/// The `code` spans of a cell that have the form of a reason code (or, `upper`, of an outcome).
+std::vector<std::string> codes_in(const std::string& cell, bool upper = false) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while ((pos = cell.find('`', pos)) != std::string::npos) {
+    const std::size_t end = cell.find('`', pos + 1);
+    if (end == std::string::npos) break;
+    const std::string span = cell.substr(pos + 1, end - pos - 1);
+    pos = end + 1;
+    const bool is_code = !span.empty() && std::all_of(span.begin(), span.end(), [&](char ch) {
+      return ch == '_' || (ch >= '0' && ch <= '9') || (upper ? (ch >= 'A' && ch <= 'Z') : (ch >= 'a' && ch <= 'z'));
+    });
+    if (is_code) out.push_back(span);
+  }
+  return out;
+}
+
+using Documented = std::set<std::pair<std::string, std::string>>;  // (outcome, reason code)
+
+/// The (outcome, code) pairs of docs/classification.md's "Reasons" section: a table under
+/// "### OUTCOME (layer)" lists codes in its first column; the "Success and interaction outcomes"
+/// table, outcomes in the first and codes in the second.
+Documented documented_reasons() {
+  Documented out;
+  bool in_reasons = false;
+  std::optional<Outcome> outcome;
+  bool outcome_table = false;
+  for (const std::string& line : lines_of(read_doc("docs/classification.md"))) {
+    if (line.starts_with("## ")) in_reasons = line == "## Reasons";
+    if (!in_reasons) continue;
+    if (line.starts_with("### ")) {
+      const std::string title = line.substr(4);
+      outcome = parse_outcome(title.substr(0, title.find(' ')));
+      outcome_table = !outcome && title.starts_with("Success and interaction outcomes");
+      continue;
+    }
+    if (!line.starts_with("| ") || line.starts_with("| ---")) continue;
+    const std::vector<std::string> cells = cells_of(line);
+    if (cells.size() < 2 || cells[0] == "reason" || cells[0] == "outcome") continue;
+    if (outcome) {
+      for (const std::string& code : codes_in(cells[0])) out.emplace(std::string(to_string(*outcome)), code);
+    } else if (outcome_table) {
+      for (const std::string& o : codes_in(cells[0], true)) {
+        for (const std::string& code : codes_in(cells[1])) out.emplace(o, code);
+      }
+    }
+  }
+  return out;
+}
+
+Documented catalogued_reasons() {
+  Documented out;
+  for (const ReasonEntry& e : reason_catalogue()) out.emplace(std::string(to_string(e.outcome)), std::string(e.name));
+  return out;
+}
+
+std::vector<std::string> schema_enum(simdjson::dom::element schema, std::string_view record) {
+  std::vector<std::string> out;
+  simdjson::dom::array list;
+  const auto err = schema["definitions"][record]["properties"]["reason"]["enum"].get(list);
+  EXPECT_FALSE(err) << record << ": no reason enum in docs/output.schema.json";
+  if (err) return out;
+  for (auto v : list) out.emplace_back(std::string_view(v));
+  return out;
+}
+
+}  // namespace
+
+TEST(CatalogueDocs, ClassificationMdDocumentsEveryReasonUnderItsOutcome) {
+  const Documented docs = documented_reasons();
+  const Documented catalogue = catalogued_reasons();
+  ASSERT_GT(docs.size(), 100u) << "docs/classification.md's reason tables were not found";
+  for (const auto& [outcome, code] : catalogue) {
+    EXPECT_TRUE(docs.contains({outcome, code})) << code << " (" << outcome
+                                                << ") is in the catalogue but not in docs/classification.md under "
+                                                << outcome;
+  }
+  for (const auto& [outcome, code] : docs) {
+    EXPECT_TRUE(catalogue.contains({outcome, code}))
+        << code << " is documented under " << outcome << " in docs/classification.md but the catalogue has no such reason";
+  }
+}
+
+TEST(CatalogueDocs, SchemaListsEveryReasonCode) {
+  const std::string text = read_doc("docs/output.schema.json");
+  simdjson::dom::parser parser;
+  simdjson::dom::element schema;
+  ASSERT_FALSE(parser.parse(simdjson::padded_string(text)).get(schema)) << "docs/output.schema.json is not JSON";
+  const std::vector<std::string> listed = schema_enum(schema, "exchangeRecord");
+  std::vector<std::string> codes;
+  for (std::string_view name : reason_names()) codes.emplace_back(name);
+  EXPECT_EQ(listed, codes) << "exchangeRecord.reason.enum: every reason code once, in catalogue order";
+
+  std::vector<std::string> skip_names;
+  for (const SkipReasonEntry& e : skip_reason_catalogue()) skip_names.emplace_back(e.name);
+  EXPECT_EQ(schema_enum(schema, "skippedRecord"), skip_names) << "skippedRecord.reason.enum";
+}
+
+TEST(CatalogueDocs, OutputMdListsEverySkippedRecordReason) {
+  std::vector<std::string> documented;
+  bool in_section = false;
+  for (const std::string& line : lines_of(read_doc("docs/output.md"))) {
+    if (line.starts_with("## ")) in_section = line == "## Skipped records";
+    if (!in_section || !line.starts_with("| ") || line.starts_with("| ---")) continue;
+    const std::vector<std::string> cells = cells_of(line);
+    if (!cells.empty() && cells[0] != "`reason`") {
+      for (const std::string& code : codes_in(cells[0])) documented.push_back(code);
+    }
+  }
+  std::vector<std::string> skip_names;
+  for (const SkipReasonEntry& e : skip_reason_catalogue()) skip_names.emplace_back(e.name);
+  EXPECT_EQ(documented, skip_names) << "docs/output.md \"Skipped records\" table";
 }
