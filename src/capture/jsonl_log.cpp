@@ -206,7 +206,11 @@ struct Item {
 struct Pending {
   std::size_t first_line = 0;
   std::size_t closed_line = 0;  ///< the line of the reply that answered it when it was open, else 0
-  bool stream_attached = false;  ///< SSE events from earlier lines were joined to its reply
+  /// SSE events logged on earlier lines and joined into its body: the lines of the first and
+  /// the last (or of the reply that took them); 0 when none were. A block cut between them
+  /// would lose the events or read them twice (cut_at_first_waiting).
+  std::size_t stream_from = 0;
+  std::size_t stream_to = 0;
   std::optional<Skip> skip;
   std::optional<Request> request;
   MessageInfo sent;          ///< what the request was
@@ -338,14 +342,19 @@ class JsonLinesReader {
     const std::size_t first_open = *open_.begin();
     if (first_open == 0) return std::nullopt;
     Cut at{first_open, pending_[first_open].first_line, {}};
+    // Every line an exchange was made of must stay on its side of the cut: a kept exchange's
+    // only line after it is its reply (read again as blank), and an exchange read again has no
+    // line before it, neither its first line nor the events joined to its reply (a stream that
+    // began before the cut: the fuzz finding read_capture-blockwise-jsonl).
     for (std::size_t k = 0; k < first_open; ++k) {
       const Pending& p = pending_[k];
+      if (p.stream_from != 0 && std::max(p.stream_to, p.closed_line) >= at.from) return std::nullopt;
       if (p.closed_line < at.from) continue;
-      if (p.stream_attached) return std::nullopt;
       at.skip.push_back(p.closed_line);
     }
     for (std::size_t k = first_open; k < pending_.size(); ++k) {
-      if (pending_[k].first_line < at.from) return std::nullopt;
+      const Pending& p = pending_[k];
+      if (p.first_line < at.from || (p.stream_from != 0 && p.stream_from < at.from)) return std::nullopt;
     }
     // A server request before the cut answered after it: the answer needs the request's state.
     for (const auto& [request_line, answer_line] : server_answers_) {
@@ -392,6 +401,7 @@ class JsonLinesReader {
   std::string stream_;                                ///< SSE events seen before their response
   std::size_t stream_events_ = 0;
   std::size_t stream_first_line_ = 0;
+  std::size_t stream_last_line_ = 0;
   std::optional<int> stream_status_;     ///< the status logged with the stream's first event
   std::string stream_content_type_;      ///< and its media type
   bool any_wrapped_ = false;
@@ -693,6 +703,7 @@ class JsonLinesReader {
         stream_content_type_ = it.content_type;
       }
       stream_ += sse_event_text(it.sse_event, it.sse_id, *it.message);
+      stream_last_line_ = it.line;
       ++stream_events_;
       return;
     }
@@ -773,7 +784,8 @@ class JsonLinesReader {
       if (it.sse) {
         p.sse = true;
         if (attach_stream && !stream_.empty()) {
-          p.stream_attached = true;
+          p.stream_from = stream_first_line_;
+          p.stream_to = it.line;
           p.body = std::move(stream_);
           stream_.clear();
           stream_events_ = 0;
@@ -808,6 +820,8 @@ class JsonLinesReader {
       p.answered = true;
       p.sse = true;
       p.body = std::move(stream_);
+      p.stream_from = stream_first_line_;
+      p.stream_to = stream_last_line_;
       stream_.clear();
       // The status and media type the event lines logged, when they did (a stream cut short, not
       // a body without transport).

@@ -1,8 +1,10 @@
 // Unit tests for the JSON Lines readers (src/capture/jsonl_log.cpp): exchange logs and message streams.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -223,4 +225,88 @@ TEST(JsonLinesMessages, LineNumbersCountLeadingBlankLines) {
   EXPECT_NE(exs[0].skipped->detail.find("line 3:"), std::string::npos) << exs[0].skipped->detail;
   ASSERT_TRUE(exs[1].skipped);
   EXPECT_NE(exs[1].skipped->detail.find("line 4 "), std::string::npos) << exs[1].skipped->detail;
+}
+
+namespace {
+
+/// The exchanges of `text` read as the CLI reads a long log (capture.hpp read_lines_block): a
+/// first block up to the line end `cut` with more to follow, then the rest from where the first
+/// block stopped; empty when the first block gives nothing out (the CLI then reads a larger one).
+std::optional<std::vector<Exchange>> read_in_two_blocks(std::string_view text, std::size_t cut) {
+  auto first = mcptriage::read_lines_block(text.substr(0, cut), "log.jsonl", 0, {}, 0, false, /*more_follows=*/true);
+  if (!first) return std::nullopt;
+  std::size_t rest = cut;
+  // Lines before the second block: those the first one read, or all of its lines.
+  auto lines_before = static_cast<std::size_t>(std::count(text.begin(), text.begin() + cut, '\n'));
+  if (first->consumed > 0) {
+    EXPECT_LE(first->consumed, cut);
+    rest = first->consumed;
+    lines_before = first->consumed_lines;
+  } else if (!first->self_contained) {
+    return std::nullopt;
+  }
+  auto second = mcptriage::read_lines_block(text.substr(rest), "log.jsonl", first->exchanges.size(), {},
+                                            lines_before, false, false, first->carry_skip);
+  if (!second) return std::nullopt;
+  std::vector<Exchange> parts = std::move(first->exchanges);
+  for (auto& ex : second->exchanges) parts.push_back(std::move(ex));
+  return parts;
+}
+
+/// Every cut of `text` at a line end reads like one read of it (the fuzz harness's property,
+/// fuzz/fuzz_read_capture.cpp, at every line end instead of the middle one only).
+void expect_blocks_read_like_one_read(std::string_view text) {
+  const auto whole = read_text(text);
+  std::size_t tried = 0;
+  for (std::size_t lf = text.find('\n'); lf != std::string_view::npos && lf + 1 < text.size();
+       lf = text.find('\n', lf + 1)) {
+    const auto parts = read_in_two_blocks(text, lf + 1);
+    if (!parts) continue;
+    ++tried;
+    ASSERT_EQ(parts->size(), whole.size()) << "cut after byte " << lf;
+    for (std::size_t i = 0; i < whole.size(); ++i) {
+      const Exchange& a = (*parts)[i];
+      const Exchange& b = whole[i];
+      EXPECT_EQ(a.source, b.source) << "cut after byte " << lf;
+      EXPECT_EQ(a.response.status, b.response.status) << a.source << ", cut after byte " << lf;
+      EXPECT_EQ(a.response.body_state, b.response.body_state) << a.source << ", cut after byte " << lf;
+      EXPECT_EQ(a.response.body, b.response.body) << a.source << ", cut after byte " << lf;
+      EXPECT_EQ(a.warnings, b.warnings) << a.source << ", cut after byte " << lf;
+    }
+  }
+  EXPECT_GT(tried, 0u);
+}
+
+}  // namespace
+
+TEST(JsonLinesBlocks, EventsBeforeTheCutStayWithTheReplyAfterIt) {
+  // Events logged before a request that is still waiting when the block ends, joined to the
+  // reply of a later request: a cut at the waiting request lost the events before it (fuzz
+  // finding read_capture-blockwise-jsonl; the block reader now cuts where nothing waited).
+  const std::string text =
+      R"({"dir":"c2s","message":{"jsonrpc":"2.0","id":1,"method":"ping"}})" "\n"
+      R"({"dir":"s2c","http":{"status":200,"content_type":"application/json"},"message":{"jsonrpc":"2.0","id":1,"result":{}}})" "\n"
+      R"({"dir":"s2c","http":{"status":200,"content_type":"text/event-stream"},"sse":{"event":"message","id":"e1"},"message":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}})" "\n"
+      R"({"dir":"c2s","message":{"jsonrpc":"2.0","id":2,"method":"ping"}})" "\n"
+      R"({"dir":"c2s","message":{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo"}}})" "\n"
+      R"({"dir":"s2c","http":{"status":200,"content_type":"text/event-stream"},"sse":{"event":"message","id":"e2"},"message":{"jsonrpc":"2.0","id":3,"result":{"content":[]}}})" "\n"
+      R"({"dir":"s2c","http":{"status":200,"content_type":"application/json"},"message":{"jsonrpc":"2.0","id":2,"result":{}}})" "\n";
+  const auto whole = read_text(text);
+  ASSERT_EQ(whole.size(), 3u);
+  EXPECT_TRUE(body_has(whole[2], "id: e1")) << whole[2].response.body;
+  // The first block ends after the reply to request 3, with request 2 still waiting.
+  std::size_t cut = 0;
+  for (int i = 0; i < 6; ++i) cut = text.find('\n', cut) + 1;
+  const auto parts = read_in_two_blocks(text, cut);
+  ASSERT_TRUE(parts);
+  ASSERT_EQ(parts->size(), 3u);
+  EXPECT_EQ((*parts)[2].response.body, whole[2].response.body);
+  expect_blocks_read_like_one_read(text);
+}
+
+TEST(JsonLinesBlocks, FuzzFindingReadsLikeOneRead) {
+  // fuzz/seeds/read_capture-blockwise-jsonl.bin: found by `fuzz/run.sh 150` (the 43rd exchange
+  // lost an event read in blocks).
+  expect_blocks_read_like_one_read(
+      read_file(std::string(MCPTRIAGE_SOURCE_DIR) + "/fuzz/seeds/read_capture-blockwise-jsonl.bin"));
 }
