@@ -88,7 +88,7 @@ void check_classification(const mcptriage::Exchange& ex, const mcptriage::Classi
     return;
   }
   const std::string media = mcptriage::http::media_type(c.content_type);
-  const bool sse_route = r.transport_captured ? media == "text/event-stream" : ex.format == "bare-sse";
+  const bool sse_route = r.transport_captured ? media == "text/event-stream" : ex.format == mcptriage::CaptureFormat::bare_sse;
   if (sse_route) {
     // A stream cut short after it delivered its response is classified by that response
     // (shared/classification.md, SSE); without a delivered response it never succeeds.

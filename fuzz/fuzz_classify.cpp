@@ -37,20 +37,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ex.response.body = std::string(body);
   switch ((mode >> 3) & 3) {
     case 0:
-      ex.format = "curl-i";
+      ex.format = mcptriage::CaptureFormat::curl_i;
       ex.response.headers.push_back({"Content-Type", "application/json"});
       break;
     case 1:
-      ex.format = "curl-i";
+      ex.format = mcptriage::CaptureFormat::curl_i;
       ex.response.headers.push_back({"Content-Type", "text/event-stream"});
       ex.response.headers.push_back({"Retry-After", std::string(body.substr(0, 32))});
       break;
     case 2:
-      ex.format = "bare-json";
+      ex.format = mcptriage::CaptureFormat::bare_json;
       ex.response.transport_captured = false;
       break;
     default:
-      ex.format = "bare-sse";
+      ex.format = mcptriage::CaptureFormat::bare_sse;
       ex.response.transport_captured = false;
       break;
   }

@@ -25,7 +25,7 @@ void check_result(const std::expected<std::vector<mcptriage::Exchange>, mcptriag
   for (std::size_t i = 0; i < r->size(); ++i) {
     const mcptriage::Exchange& ex = (*r)[i];
     if (ex.source != "fuzz#" + std::to_string(i + 1)) fuzzcheck::fail("exchange source out of order", ex.source);
-    if (ex.format.empty()) fuzzcheck::fail("exchange without a format", ex.source);
+    if (to_string(ex.format).empty()) fuzzcheck::fail("exchange without a format", ex.source);
     if (ex.response.body.size() > options.max_body) fuzzcheck::fail("body larger than max_body", ex.source);
   }
 }

@@ -85,17 +85,54 @@ struct Response {
   bool transport_captured = true;  ///< false for bare bodies (no status line or headers)
 };
 
+/// The capture format an exchange was read from (docs/formats.md, the `format` column); its
+/// name (to_string) is the record's `format` member (docs/output.md).
+enum class CaptureFormat {
+  curl_i,             ///< "curl-i": response-first HTTP text (curl -i, -D -, HTTPie hb)
+  raw_http,           ///< "raw-http": HTTP text whose chunk framing was removed (wire bytes, curl --raw)
+  http_conversation,  ///< "http-conversation": request then response (HTTPie -v, a TCP stream)
+  har,                ///< "har": a HAR 1.2 entry
+  exchange_log,       ///< "exchange-log": a JSON Lines log whose lines wrap messages with HTTP facts
+  jsonrpc_messages,   ///< "jsonrpc-messages": a JSON Lines log of bare JSON-RPC messages (stdio framing)
+  curl_v,             ///< "curl-v": curl -v stderr (with its stdout)
+  bare_json,          ///< "bare-json": a JSON body without status line or headers
+  bare_sse,           ///< "bare-sse": an event-stream body without status line or headers
+};
+
+/// The format's name as printed: "curl-i", "raw-http", "http-conversation", "har",
+/// "exchange-log", "jsonrpc-messages", "curl-v", "bare-json", "bare-sse".
+std::string_view to_string(CaptureFormat format);
+
+/// Why a reader kept an entry out of classification (docs/output.md "Skipped records").
+enum class SkipReason {
+  not_mcp,            ///< no JSON-RPC message and no MCP header (a page, an asset, a CORS preflight)
+  session_end,        ///< a DELETE that ends the MCP session
+  standalone_stream,  ///< a GET that opened the standalone server stream
+  invalid_entry,      ///< a HAR entry that is not an object or has no `request`
+  notification,       ///< a client notification in a message stream (no reply is due)
+  server_message,     ///< a server notification or request logged on its own line
+  client_response,    ///< the client's answer to a server request in a message stream
+  invalid_line,       ///< a JSON Lines line that is not JSON, not an object, or no message nor exchange
+};
+
+/// The reason's stable snake_case name as printed: "not_mcp", "session_end", ...
+std::string_view to_string(SkipReason reason);
+
 /// Why a reader kept an entry of a capture out of classification (a HAR entry for a web page,
 /// a client notification in a message stream). Skipped entries are reported, never dropped.
 struct Skip {
-  std::string reason;  ///< stable snake_case code (docs/output.md "Skipped records")
+  SkipReason reason = SkipReason::not_mcp;
   std::string detail;  ///< one human line: what the entry was
+  /// The entry's bytes are not JSON at all (a JSON Lines line that does not parse): the input is
+  /// damaged (cut short, corrupted), which the CLI reports as an input error (exit 3,
+  /// docs/exit-codes.md), where a line that is JSON but no message is only skipped.
+  bool not_json = false;
 };
 
 /// One HTTP exchange as read from a capture.
 struct Exchange {
   std::string source;     ///< input name and exchange index, e.g. "reply.txt#1"
-  std::string format;     ///< detected capture format, e.g. "curl-i", "bare-json"
+  CaptureFormat format = CaptureFormat::curl_i;  ///< detected capture format (set by every reader)
   std::optional<Request> request;
   Response response;
   std::vector<std::string> warnings;  ///< reader notes (dropped blocks, stale length, ...)

@@ -17,7 +17,7 @@ struct SessionFacts;  // mcptriage/session.hpp
 /// One output row: where it came from plus the verdict.
 struct Record {
   std::string source;  ///< "file#N" (and "[i]" for batch elements)
-  std::string format;  ///< detected capture format
+  CaptureFormat format = CaptureFormat::curl_i;  ///< detected capture format
   Classification c;
   /// What the session analysis needs of the record's exchange (src/session, set by the CLI;
   /// shared by the records of one batch reply). When `facts->skipped` is set the record stands

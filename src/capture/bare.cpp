@@ -12,10 +12,10 @@ namespace mcptriage::capture {
 namespace {
 
 std::vector<Exchange> bare_exchange(std::string_view bytes, std::string_view name,
-                                    const CaptureOptions& options, std::string format) {
+                                    const CaptureOptions& options, CaptureFormat format) {
   Exchange ex;
   ex.source = source_name(name, 1);
-  ex.format = std::move(format);
+  ex.format = format;
   ex.response.http_version = "";
   ex.response.status = options.assumed_status;
   // One byte past --max-body is enough for read_capture to cut it and say so.
@@ -56,7 +56,7 @@ std::expected<std::vector<Exchange>, CaptureError> read_bare_json(std::string_vi
   // sniff_har looks at the first member only, to tell formats apart from the first bytes.
   if (looks_like_har(bytes)) return read_har(bytes, name, options);
   // The JSON is not validated here: the classifier reports invalid JSON as such.
-  return bare_exchange(bytes, name, options, "bare-json");
+  return bare_exchange(bytes, name, options, CaptureFormat::bare_json);
 }
 
 bool sniff_bare_sse(std::string_view text) {
@@ -69,7 +69,7 @@ bool sniff_bare_sse(std::string_view text) {
 std::expected<std::vector<Exchange>, CaptureError> read_bare_sse(std::string_view bytes,
                                                                  std::string_view name,
                                                                  const CaptureOptions& options) {
-  return bare_exchange(bytes, name, options, "bare-sse");
+  return bare_exchange(bytes, name, options, CaptureFormat::bare_sse);
 }
 
 }  // namespace mcptriage::capture

@@ -501,7 +501,7 @@ class CurlVerboseReader {
   Exchange to_exchange(Transfer& t, std::size_t index) {
     Exchange ex;
     ex.source = source_name(name_, index);
-    ex.format = "curl-v";
+    ex.format = CaptureFormat::curl_v;
     ex.request = std::move(t.request);
     if (ex.request && !t.request_ended) ex.warnings.push_back("the request header block was cut short");
     Response& r = ex.response;

@@ -184,8 +184,8 @@ class HarReader {
     }
   }
 
-  static Exchange skipped(Exchange ex, std::string reason, std::string detail) {
-    ex.skipped = Skip{std::move(reason), std::move(detail)};
+  static Exchange skipped(Exchange ex, SkipReason reason, std::string detail) {
+    ex.skipped = Skip{reason, std::move(detail)};
     ex.request.reset();
     ex.response = Response{};
     ex.response.status = 0;
@@ -196,14 +196,14 @@ class HarReader {
   Exchange read_entry(element entry, std::size_t index) {
     Exchange ex;
     ex.source = source_name(name_, index);
-    ex.format = "har";
+    ex.format = CaptureFormat::har;
     if (entry.type() != element_type::OBJECT) {
-      return skipped(std::move(ex), "invalid_entry", "log.entries[" + std::to_string(index - 1) + "] is not an object");
+      return skipped(std::move(ex), SkipReason::invalid_entry, "log.entries[" + std::to_string(index - 1) + "] is not an object");
     }
     auto req = member(entry, "request");
     auto resp = member(entry, "response");
     if (!req || req->type() != element_type::OBJECT) {
-      return skipped(std::move(ex), "invalid_entry",
+      return skipped(std::move(ex), SkipReason::invalid_entry,
                      "log.entries[" + std::to_string(index - 1) + "] has no \"request\" object (HAR 1.2 requires one)");
     }
 
@@ -271,17 +271,17 @@ class HarReader {
     if (!mcp) {
       std::string kind;
       if (!resource_type.empty()) kind = ", " + std::string(resource_type);
-      return skipped(std::move(ex), "not_mcp",
+      return skipped(std::move(ex), SkipReason::not_mcp,
                      what + " -> " + std::to_string(r.status) + (media.empty() ? "" : " " + media) + kind +
                          ": no JSON-RPC message in the request or the response");
     }
     if (method == "DELETE") {
-      return skipped(std::move(ex), "session_end",
+      return skipped(std::move(ex), SkipReason::session_end,
                      what + " -> " + std::to_string(r.status) +
                          ": ends the MCP session (Streamable HTTP, session management); no JSON-RPC message to classify");
     }
     if (method == "OPTIONS") {
-      return skipped(std::move(ex), "not_mcp", what + " -> " + std::to_string(r.status) + ": a CORS preflight");
+      return skipped(std::move(ex), SkipReason::not_mcp, what + " -> " + std::to_string(r.status) + ": a CORS preflight");
     }
 
     ex.request = std::move(request);
@@ -365,7 +365,7 @@ class HarReader {
       } else {
         detail += ": a GET is no JSON-RPC exchange (405 means the server offers no standalone stream)";
       }
-      return skipped(std::move(ex), "standalone_stream", std::move(detail));
+      return skipped(std::move(ex), SkipReason::standalone_stream, std::move(detail));
     }
     return ex;
   }

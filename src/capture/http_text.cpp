@@ -761,9 +761,9 @@ class HttpTextReader {
     Exchange ex;
     ex.source = source_name(name_, exchanges_.size() + 1);
     if (transfer_.request) {
-      ex.format = "http-conversation";
+      ex.format = CaptureFormat::http_conversation;
     } else {
-      ex.format = dechunked ? "raw-http" : "curl-i";
+      ex.format = dechunked ? CaptureFormat::raw_http : CaptureFormat::curl_i;
     }
     ex.request = std::move(transfer_.request);
     ex.response = std::move(response);

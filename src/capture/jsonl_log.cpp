@@ -411,10 +411,10 @@ class JsonLinesReader {
     return pending_.size() - 1;
   }
 
-  void add_skip(std::size_t line, std::string reason, std::string detail) {
+  void add_skip(std::size_t line, SkipReason reason, std::string detail, bool not_json = false) {
     Pending p;
     p.first_line = line;
-    p.skip = Skip{std::move(reason), std::move(detail)};
+    p.skip = Skip{reason, std::move(detail), not_json};
     add(std::move(p));
   }
 
@@ -431,12 +431,13 @@ class JsonLinesReader {
   void handle_line(std::string_view line, std::size_t line_no) {
     element root;
     if (auto err = json::parse(parser_, line, padded_).get(root); err != simdjson::SUCCESS) {
-      add_skip(line_no, "invalid_line",
-               "line " + std::to_string(line_no) + " is not valid JSON (" + simdjson::error_message(err) + ")");
+      add_skip(line_no, SkipReason::invalid_line,
+               "line " + std::to_string(line_no) + " is not valid JSON (" + simdjson::error_message(err) + ")",
+               /*not_json=*/true);
       return;
     }
     if (root.type() != element_type::OBJECT && root.type() != element_type::ARRAY) {
-      add_skip(line_no, "invalid_line", "line " + std::to_string(line_no) + " is not a JSON object");
+      add_skip(line_no, SkipReason::invalid_line, "line " + std::to_string(line_no) + " is not a JSON object");
       return;
     }
     Item item = read_item(root, line, line_no);
@@ -446,7 +447,7 @@ class JsonLinesReader {
       case Side::client: return handle_client(std::move(item));
       case Side::server: return handle_server(std::move(item));
       case Side::unknown:
-        add_skip(line_no, "invalid_line",
+        add_skip(line_no, SkipReason::invalid_line,
                  "line " + std::to_string(line_no) +
                      " is neither a JSON-RPC message nor a logged exchange (no status, body or message)");
         return;
@@ -654,7 +655,7 @@ class JsonLinesReader {
   void handle_client(Item it) {
     const MessageInfo& m = it.info;
     if (!it.wrapped && m.kind == MessageKind::notification) {
-      add_skip(it.line, "notification",
+      add_skip(it.line, SkipReason::notification,
                "line " + std::to_string(it.line) + ": client notification " + m.method +
                    ": no reply is due on a message stream");
       return;
@@ -662,7 +663,7 @@ class JsonLinesReader {
     if (!it.wrapped && m.kind == MessageKind::response && m.id_key && server_request_.count(*m.id_key)) {
       server_answers_.emplace_back(server_request_[*m.id_key], it.line);
       server_request_.erase(*m.id_key);
-      add_skip(it.line, "client_response",
+      add_skip(it.line, SkipReason::client_response,
                "line " + std::to_string(it.line) + ": the client's answer to server request id " + *m.id_key);
       return;
     }
@@ -691,7 +692,7 @@ class JsonLinesReader {
       // A message stream has no direction: a response to a server request is the client's answer.
       server_answers_.emplace_back(server_request_[*m.id_key], it.line);
       server_request_.erase(*m.id_key);
-      add_skip(it.line, "client_response",
+      add_skip(it.line, SkipReason::client_response,
                "line " + std::to_string(it.line) + ": the client's answer to server request id " + *m.id_key);
       return;
     }
@@ -709,7 +710,7 @@ class JsonLinesReader {
     }
     if (event_part) {
       if (m.kind == MessageKind::request && m.id_key) server_request_[*m.id_key] = it.line;
-      add_skip(it.line, "server_message",
+      add_skip(it.line, SkipReason::server_message,
                "line " + std::to_string(it.line) + ": server " +
                    (m.kind == MessageKind::request ? "request " + m.method + " id " + m.id_key.value_or("?")
                                                    : "notification " + m.method) +
@@ -841,7 +842,7 @@ class JsonLinesReader {
   }
 
   std::vector<Exchange> to_exchanges() {
-    const std::string format = any_wrapped_ ? "exchange-log" : "jsonrpc-messages";
+    const CaptureFormat format = any_wrapped_ ? CaptureFormat::exchange_log : CaptureFormat::jsonrpc_messages;
     std::vector<Exchange> out;
     out.reserve(pending_.size());
     std::size_t index = first_index_;

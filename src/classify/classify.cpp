@@ -485,7 +485,7 @@ class Classifier {
     auto status_text = [&r] { return fmt::format("HTTP {}{}{}", r.status, r.reason.empty() ? "" : " ", r.reason); };
 
     if (r.status < 200 || r.status > 299) {
-      classify_non_2xx(c, is_json_media || (!r.transport_captured && ex_.format == "bare-json"), status_text(), out);
+      classify_non_2xx(c, is_json_media || (!r.transport_captured && ex_.format == CaptureFormat::bare_json), status_text(), out);
       return;
     }
     if (r.body_state == BodyState::absent) {
@@ -542,7 +542,7 @@ class Classifier {
       return;
     }
     if (!r.transport_captured) {
-      if (ex_.format == "bare-sse") classify_sse(c, out);
+      if (ex_.format == CaptureFormat::bare_sse) classify_sse(c, out);
       else classify_json_body(c, out);
       return;
     }

@@ -534,7 +534,7 @@ int main(int argc, char** argv) {
         // A log line that is not JSON at all means the log is damaged (cut short, corrupted):
         // an input error, so that --expect cannot pass over it.
         const auto& skip = rec.facts->skipped;
-        if (skip->reason == "invalid_line" && skip->detail.find("is not valid JSON") != std::string::npos) {
+        if (skip->not_json) {
           input_error(in.name, skip->detail);
         }
         continue;

@@ -555,7 +555,7 @@ class Pipeline {
         }
         r.facts = facts_renumbered;
       }
-      if (wrapped && r.format == "jsonrpc-messages") r.format = "exchange-log";
+      if (wrapped && r.format == CaptureFormat::jsonrpc_messages) r.format = CaptureFormat::exchange_log;
     }
     log_offset_ += u.exchanges;
     log_wrapped_ = wrapped;

@@ -16,7 +16,7 @@ Record skipped_record(const Exchange& exchange) {
   r.c.layer = layer_of(r.c.outcome);
   if (exchange.skipped) r.c.detail = exchange.skipped->detail;
   SessionFacts facts;
-  facts.skipped = exchange.skipped ? exchange.skipped : Skip{"skipped", ""};
+  facts.skipped = exchange.skipped;  // called for skipped entries only (main.cpp)
   r.facts = std::make_shared<const SessionFacts>(std::move(facts));
   return r;
 }
@@ -100,7 +100,7 @@ void SessionOutput::emit(std::string_view head, std::string_view tail, const Ses
 
 bool SessionOutput::skip(const Record& rec, std::string& out) {
   if (!rec.facts || !rec.facts->skipped) return false;
-  if (jsonl_ && current_) emit(render_skipped_jsonl(rec.source, rec.format, *rec.facts->skipped), {}, nullptr, out);
+  if (jsonl_ && current_) emit(render_skipped_jsonl(rec.source, to_string(rec.format), *rec.facts->skipped), {}, nullptr, out);
   return true;
 }
 
@@ -156,7 +156,7 @@ void SessionOutput::end_input(std::string& out) {
       out += '\n';
     }
     if (st.multi) {
-      out += render_summary_jsonl(st.name, st.format, st.tracker.summary());
+      out += render_summary_jsonl(st.name, to_string(st.format), st.tracker.summary());
       out += '\n';
     }
   } else if (st.multi) {
@@ -164,7 +164,7 @@ void SessionOutput::end_input(std::string& out) {
                                    st.notable_omitted);
   } else {
     for (const auto& [source, skip] : st.skipped) {
-      table_ += "skipped " + escape_terminal(redact(source)) + ": " + escape_terminal(redact(skip.reason)) + ": " +
+      table_ += "skipped " + escape_terminal(redact(source)) + ": " + escape_terminal(redact(to_string(skip.reason))) + ": " +
                 escape_terminal(redact(skip.detail)) + "\n";
     }
   }

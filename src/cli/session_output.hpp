@@ -68,7 +68,7 @@ class SessionOutput {
   struct InputState {
     std::size_t input = 0;
     std::string name;
-    std::string format;
+    CaptureFormat format = CaptureFormat::curl_i;
     SessionTracker tracker;
     std::size_t entries = 0;
     bool multi = false;

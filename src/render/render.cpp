@@ -272,7 +272,7 @@ void append_jsonl_head(std::string& out, const Record& r) {
   out += ',';
   append_source(out, r.source);
   out += ',';
-  append_kv(out, "\"format\":\"", r.format);
+  append_kv(out, "\"format\":\"", to_string(r.format));
   out += ',';
 }
 
@@ -316,7 +316,7 @@ void append_jsonl_tail(std::string& out, const Record& r) {
   put(",");
   append_kv(out, "\"protocol_version_source\":\"", c.protocol_version_source, true);
   put(",");
-  if (http::media_type_is(c.content_type, "text/event-stream") || r.format == "bare-sse") {
+  if (http::media_type_is(c.content_type, "text/event-stream") || r.format == CaptureFormat::bare_sse) {
     put("\"stream\":{\"events\":");
     num(c.sse_events);
     put(",\"resumable\":", c.resumable ? boolean(*c.resumable) : std::string_view("null"), ",\"retry_ms\":");
@@ -357,7 +357,7 @@ void append_jsonl_tail(std::string& out, const Record& r) {
 TableRow table_row(const Record& r) {
   const Classification& c = r.c;
   std::string media = http::media_type(c.content_type);
-  if (media.empty()) media = c.transport_captured ? "-" : (r.format == "bare-sse" ? "(sse)" : "(json)");
+  if (media.empty()) media = c.transport_captured ? "-" : (r.format == CaptureFormat::bare_sse ? "(sse)" : "(json)");
   std::string http = c.transport_captured ? fmt::format("{} {}", c.http_status, media)
                                           : fmt::format("{}? {}", c.http_status, media);
   std::string id = c.response_id ? c.response_id->to_json() : (c.request_id ? c.request_id->to_json() : "-");

@@ -29,7 +29,7 @@ using json::member;
 
 bool is_sse_body(const Exchange& ex) {
   const auto ct = find_header(ex.response.headers, "content-type");
-  return (ct && http::media_type_is(*ct, "text/event-stream")) || ex.format == "bare-sse";
+  return (ct && http::media_type_is(*ct, "text/event-stream")) || ex.format == CaptureFormat::bare_sse;
 }
 
 /// The JSON-RPC message that decided the record: the JSON body itself (a view, not a copy), or

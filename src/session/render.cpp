@@ -99,7 +99,7 @@ std::string with_session_member(std::string record_json, const SessionAnnotation
 std::string render_skipped_jsonl(std::string_view source, std::string_view format, const Skip& skip) {
   return fmt::format(
       "{{\"schema\":{},\"kind\":\"skipped\",\"skipped\":true,\"source\":{},\"format\":{},\"reason\":{},\"detail\":{}}}",
-      kSchemaVersion, jstr(source), jstr(format), jstr(skip.reason), jstr(skip.detail));
+      kSchemaVersion, jstr(source), jstr(format), jstr(to_string(skip.reason)), jstr(skip.detail));
 }
 
 std::string render_summary_jsonl(std::string_view input, std::string_view format, const SessionSummary& s) {
@@ -173,7 +173,7 @@ std::string render_summary_table(std::string_view input, const SessionSummary& s
   }
   for (const auto& note : s.notes) out += "  " + line_text(note) + "\n";
   for (const auto& [source, skip] : skipped) {
-    out += fmt::format("  skipped {}: {}: {}\n", line_text(source), line_text(skip.reason), line_text(skip.detail));
+    out += fmt::format("  skipped {}: {}: {}\n", line_text(source), line_text(to_string(skip.reason)), line_text(skip.detail));
   }
   if (skipped_omitted > 0) out += fmt::format("  ... and {} more skipped entries\n", skipped_omitted);
   for (const auto& [source, a] : notable) {

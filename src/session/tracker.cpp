@@ -225,7 +225,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
   here.method.clear();
   if (f.skipped) {
     ++sum.skipped;
-    ++sum.skipped_reasons[f.skipped->reason];
+    ++sum.skipped_reasons[std::string(to_string(f.skipped->reason))];
     return a;
   }
   if (!sources.empty()) here.source = sources.front();

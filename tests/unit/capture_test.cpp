@@ -76,7 +76,7 @@ std::string all_warnings(const Exchange& ex) {
 /// Checks the shape shared by most single-response samples.
 void expect_single(const std::vector<Exchange>& exs, std::string_view file, int status,
                    std::string_view media_type, std::string_view body,
-                   std::string_view format = "curl-i") {
+                   mcptriage::CaptureFormat format = mcptriage::CaptureFormat::curl_i) {
   ASSERT_EQ(exs.size(), 1u) << file;
   const Exchange& ex = exs[0];
   EXPECT_EQ(ex.source, std::string(file) + "#1");
@@ -111,7 +111,7 @@ TEST(CaptureSamples, CurlChunkedAlreadyDechunked) {
 
 TEST(CaptureSamples, CurlRawChunkedIsDechunked) {
   const auto exs = read_sample("curl-i-raw-chunked.txt");
-  expect_single(exs, "curl-i-raw-chunked.txt", 200, "application/json", kList, "raw-http");
+  expect_single(exs, "curl-i-raw-chunked.txt", 200, "application/json", kList, mcptriage::CaptureFormat::raw_http);
 }
 
 TEST(CaptureSamples, CurlHttp11Sse) {
@@ -281,7 +281,7 @@ TEST(CaptureSamples, CurlFailHeadersOnly) {
 TEST(CaptureSamples, CurlDumpHeaderFiles) {
   const auto headers = read_sample("curl-D-headers.txt");
   ASSERT_EQ(headers.size(), 1u);
-  EXPECT_EQ(headers[0].format, "curl-i");
+  EXPECT_EQ(headers[0].format, mcptriage::CaptureFormat::curl_i);
   EXPECT_EQ(headers[0].response.status, 200);
   EXPECT_EQ(media(headers[0]), "application/json");
   EXPECT_EQ(headers[0].response.body, "");
@@ -289,7 +289,7 @@ TEST(CaptureSamples, CurlDumpHeaderFiles) {
 
   const auto body = read_sample("curl-D-body.json");
   ASSERT_EQ(body.size(), 1u);
-  EXPECT_EQ(body[0].format, "bare-json");
+  EXPECT_EQ(body[0].format, mcptriage::CaptureFormat::bare_json);
   EXPECT_EQ(body[0].response.body, kInit);
   EXPECT_FALSE(body[0].response.transport_captured);
 }
@@ -301,7 +301,7 @@ TEST(CaptureSamples, HttpiePrintHhBbJson) {
   const auto exs = read_sample("httpie-print-HhBb-json.txt");
   ASSERT_EQ(exs.size(), 1u);
   const Exchange& ex = exs[0];
-  EXPECT_EQ(ex.format, "http-conversation");
+  EXPECT_EQ(ex.format, mcptriage::CaptureFormat::http_conversation);
   ASSERT_TRUE(ex.request);
   EXPECT_EQ(ex.request->method_line, "POST");
   EXPECT_EQ(ex.request->target, "/json");
@@ -331,14 +331,14 @@ TEST(CaptureSamples, HttpieVerboseSse) {
 TEST(CaptureSamples, RawChunkedResponse) {
   const auto exs = read_sample("raw-http11-chunked-json-response.http");
   expect_single(exs, "raw-http11-chunked-json-response.http", 200, "application/json", kList,
-                "raw-http");
+                mcptriage::CaptureFormat::raw_http);
 }
 
 TEST(CaptureSamples, RawConversationRequestGluedToResponse) {
   const auto exs = read_sample("raw-http11-conversation-request-response.http");
   ASSERT_EQ(exs.size(), 1u);
   const Exchange& ex = exs[0];
-  EXPECT_EQ(ex.format, "http-conversation");
+  EXPECT_EQ(ex.format, mcptriage::CaptureFormat::http_conversation);
   ASSERT_TRUE(ex.request);
   EXPECT_EQ(ex.request->method_line, "POST");
   EXPECT_EQ(ex.request->target, "/json");
@@ -354,7 +354,7 @@ TEST(CaptureSamples, RawConversationRequestGluedToResponse) {
 TEST(CaptureSamples, BareJson) {
   const auto exs = read_sample("bare-json-response.json");
   ASSERT_EQ(exs.size(), 1u);
-  EXPECT_EQ(exs[0].format, "bare-json");
+  EXPECT_EQ(exs[0].format, mcptriage::CaptureFormat::bare_json);
   EXPECT_EQ(exs[0].source, "bare-json-response.json#1");
   EXPECT_EQ(exs[0].response.body, std::string(kCall) + "\n");
   EXPECT_EQ(exs[0].response.status, 200);
@@ -367,7 +367,7 @@ TEST(CaptureSamples, BareJson) {
 TEST(CaptureSamples, BareSseWithAssumedStatus) {
   const auto exs = read_sample("bare-sse-body.txt", CaptureOptions{.assumed_status = 202});
   ASSERT_EQ(exs.size(), 1u);
-  EXPECT_EQ(exs[0].format, "bare-sse");
+  EXPECT_EQ(exs[0].format, mcptriage::CaptureFormat::bare_sse);
   EXPECT_EQ(exs[0].response.status, 202);
   EXPECT_TRUE(exs[0].response.body.starts_with("id: 1c7b5e2a_0\nretry: 1000\ndata: \n\n"));
   EXPECT_TRUE(exs[0].response.body.ends_with(std::string(kCall) + "\n\n"));
@@ -643,7 +643,7 @@ TEST(CaptureText, ChunkFramingCutShortIsTruncated) {
       "6b\r\n{\"jsonrpc\":\"2.0\"";
   const auto result = read_capture(text, "cut.http");
   ASSERT_TRUE(result);
-  EXPECT_EQ((*result)[0].format, "raw-http");
+  EXPECT_EQ((*result)[0].format, mcptriage::CaptureFormat::raw_http);
   EXPECT_EQ((*result)[0].response.body, "{\"jsonrpc\":\"2.0\"");
   EXPECT_EQ((*result)[0].response.body_state, BodyState::truncated);
 }
@@ -669,7 +669,7 @@ TEST(CaptureText, RequestWithout100ContinueBodyOnTheWire) {
   ASSERT_TRUE(result) << result.error().message;
   ASSERT_EQ(result->size(), 2u);
   const auto& first = (*result)[0];
-  EXPECT_EQ(first.format, "http-conversation");
+  EXPECT_EQ(first.format, mcptriage::CaptureFormat::http_conversation);
   ASSERT_TRUE(first.request);
   EXPECT_EQ(first.request->body, "{}");
   EXPECT_EQ(first.response.body, kCall);
@@ -721,7 +721,7 @@ TEST(CaptureDetect, GzippedWholeInput) {
       56);
   const auto result = read_capture(gz, "body.json.gz");
   ASSERT_TRUE(result) << result.error().message;
-  EXPECT_EQ((*result)[0].format, "bare-json");
+  EXPECT_EQ((*result)[0].format, mcptriage::CaptureFormat::bare_json);
   EXPECT_EQ((*result)[0].response.body, R"({"jsonrpc":"2.0","id":1,"result":{}})");
   EXPECT_TRUE(has_warning((*result)[0], "gzip"));
 
@@ -756,11 +756,11 @@ TEST(CaptureDetect, BareSseVariants) {
                                 "id: 1\ndata: {}\n\n", "retry: 10\n\n", "data:{}\n\n"}) {
     const auto result = read_capture(text, "s");
     ASSERT_TRUE(result) << text;
-    EXPECT_EQ((*result)[0].format, "bare-sse") << text;
+    EXPECT_EQ((*result)[0].format, mcptriage::CaptureFormat::bare_sse) << text;
   }
   const auto arr = read_capture("\n  [1,2]", "a");
   ASSERT_TRUE(arr);
-  EXPECT_EQ((*arr)[0].format, "bare-json");
+  EXPECT_EQ((*arr)[0].format, mcptriage::CaptureFormat::bare_json);
 }
 
 }  // namespace

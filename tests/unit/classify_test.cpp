@@ -14,7 +14,7 @@ namespace {
 Exchange json_reply(int status, std::string body, std::string content_type = "application/json") {
   Exchange ex;
   ex.source = "t#1";
-  ex.format = "curl-i";
+  ex.format = mcptriage::CaptureFormat::curl_i;
   ex.response.http_version = "HTTP/1.1";
   ex.response.status = status;
   if (!content_type.empty()) ex.response.headers.push_back({"Content-Type", content_type});
@@ -443,7 +443,7 @@ TEST(ClassifyRequestSummary, SameClassificationAndSessionFactsAsTheText) {
       const auto b = classify(as_summary, {}, 0, &along_summary);
       ASSERT_EQ(a.size(), b.size()) << body;
       for (std::size_t i = 0; i < a.size(); ++i) {
-        EXPECT_EQ(render_jsonl(Record{"t#1", "curl-i", a[i]}), render_jsonl(Record{"t#1", "curl-i", b[i]}))
+        EXPECT_EQ(render_jsonl(Record{"t#1", CaptureFormat::curl_i, a[i]}), render_jsonl(Record{"t#1", CaptureFormat::curl_i, b[i]}))
             << body << " / " << reply;
       }
       EXPECT_EQ(along_text.request_message, along_summary.request_message) << body;

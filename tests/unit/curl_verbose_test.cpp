@@ -36,7 +36,7 @@ TEST(CurlVerbose, StderrAloneHasNoBody) {
   const auto exs = read_text(sample("curl-v-stderr.txt"));
   ASSERT_EQ(exs.size(), 1u);
   const Exchange& ex = exs[0];
-  EXPECT_EQ(ex.format, "curl-v");
+  EXPECT_EQ(ex.format, mcptriage::CaptureFormat::curl_v);
   ASSERT_TRUE(ex.request);
   EXPECT_EQ(ex.request->method_line, "POST");
   EXPECT_EQ(ex.request->target, "/json");
@@ -268,7 +268,7 @@ TEST(CurlVerbose, ShortBodyIsTruncated) {
 TEST(CurlVerbose, SniffLeavesOtherFormatsAlone) {
   auto bare = read_capture(": keep-alive\n\ndata: {}\n\n", "x.txt");
   ASSERT_TRUE(bare);
-  EXPECT_EQ(bare->front().format, "bare-sse");
+  EXPECT_EQ(bare->front().format, mcptriage::CaptureFormat::bare_sse);
   auto text = read_capture("* just a note\nnothing else\n", "x.txt");
   EXPECT_FALSE(text) << "a lone `* ` line is no curl -v log";
 }

@@ -91,13 +91,13 @@ std::vector<Exchange> read_har_text(const std::string& text) {
 TEST(HarChrome, SkipsPageAndFaviconReadsTheRest) {
   const auto exs = read_sample("chrome-devtools-http11.har");
   ASSERT_EQ(exs.size(), 9u);
-  for (const auto& ex : exs) EXPECT_EQ(ex.format, "har");
+  for (const auto& ex : exs) EXPECT_EQ(ex.format, mcptriage::CaptureFormat::har);
   EXPECT_EQ(exs[0].source, "chrome-devtools-http11.har#1");
   ASSERT_TRUE(exs[0].skipped);
-  EXPECT_EQ(exs[0].skipped->reason, "not_mcp");
+  EXPECT_EQ(exs[0].skipped->reason, mcptriage::SkipReason::not_mcp);
   EXPECT_NE(exs[0].skipped->detail.find("GET http://127.0.0.1:18081/page.html"), std::string::npos);
   ASSERT_TRUE(exs[3].skipped);  // favicon.ico: 404 JSON that is not JSON-RPC
-  EXPECT_EQ(exs[3].skipped->reason, "not_mcp");
+  EXPECT_EQ(exs[3].skipped->reason, mcptriage::SkipReason::not_mcp);
   EXPECT_NE(exs[3].skipped->detail.find("favicon.ico"), std::string::npos);
 
   const Exchange& init = exs[1];
@@ -199,7 +199,7 @@ TEST(HarQuirks, Utf8BomAndTabIndentation) {
                                .substr(7);
   const auto exs = read_har_text(text);
   ASSERT_EQ(exs.size(), 1u);
-  EXPECT_EQ(exs[0].format, "har");
+  EXPECT_EQ(exs[0].format, mcptriage::CaptureFormat::har);
   EXPECT_EQ(exs[0].response.body, kCall);
 }
 
@@ -279,14 +279,14 @@ TEST(HarQuirks, DeleteOptionsAndStandaloneStreamsAreSkipped) {
   }));
   ASSERT_EQ(exs.size(), 5u);
   ASSERT_TRUE(exs[0].skipped);
-  EXPECT_EQ(exs[0].skipped->reason, "session_end");
+  EXPECT_EQ(exs[0].skipped->reason, mcptriage::SkipReason::session_end);
   ASSERT_TRUE(exs[1].skipped);
-  EXPECT_EQ(exs[1].skipped->reason, "not_mcp");
+  EXPECT_EQ(exs[1].skipped->reason, mcptriage::SkipReason::not_mcp);
   ASSERT_TRUE(exs[2].skipped);
-  EXPECT_EQ(exs[2].skipped->reason, "standalone_stream");
+  EXPECT_EQ(exs[2].skipped->reason, mcptriage::SkipReason::standalone_stream);
   EXPECT_FALSE(exs[3].skipped) << "a resumed stream (Last-Event-ID) can carry the response";
   ASSERT_TRUE(exs[4].skipped) << "a form POST is not JSON-RPC";
-  EXPECT_EQ(exs[4].skipped->reason, "not_mcp");
+  EXPECT_EQ(exs[4].skipped->reason, mcptriage::SkipReason::not_mcp);
   EXPECT_EQ(exs[4].source, "t.har#5");
 }
 
@@ -304,7 +304,7 @@ TEST(HarQuirks, EntryThatIsNoObjectIsSkipped) {
   const auto exs = read_har_text(har({"42"}));
   ASSERT_EQ(exs.size(), 1u);
   ASSERT_TRUE(exs[0].skipped);
-  EXPECT_EQ(exs[0].skipped->reason, "invalid_entry");
+  EXPECT_EQ(exs[0].skipped->reason, mcptriage::SkipReason::invalid_entry);
 }
 
 TEST(HarErrors, ClearMessages) {

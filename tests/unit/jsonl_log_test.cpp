@@ -42,7 +42,7 @@ TEST(JsonLinesGateway, PairsDirectionalLinesAndJoinsEvents) {
   const auto exs = read_sample("gateway-exchanges.jsonl");
   ASSERT_EQ(exs.size(), 5u);
   for (const auto& ex : exs) {
-    EXPECT_EQ(ex.format, "exchange-log");
+    EXPECT_EQ(ex.format, mcptriage::CaptureFormat::exchange_log);
     EXPECT_FALSE(ex.skipped);
   }
   // initialize: request line then its reply.
@@ -71,18 +71,18 @@ TEST(JsonLinesGateway, PairsDirectionalLinesAndJoinsEvents) {
 TEST(JsonLinesMessages, StdioFramingPairedById) {
   const auto exs = read_sample("jsonrpc-messages.jsonl");
   ASSERT_EQ(exs.size(), 5u);
-  for (const auto& ex : exs) EXPECT_EQ(ex.format, "jsonrpc-messages");
+  for (const auto& ex : exs) EXPECT_EQ(ex.format, mcptriage::CaptureFormat::jsonrpc_messages);
   ASSERT_TRUE(exs[0].request);
   EXPECT_NE(exs[0].request->body->find("\"initialize\""), std::string::npos);
   EXPECT_TRUE(body_has(exs[0], "\"id\":1,\"result\""));
   EXPECT_FALSE(exs[0].response.transport_captured);
   EXPECT_EQ(exs[0].response.status, 200);
   ASSERT_TRUE(exs[1].skipped);
-  EXPECT_EQ(exs[1].skipped->reason, "notification");
+  EXPECT_EQ(exs[1].skipped->reason, mcptriage::SkipReason::notification);
   EXPECT_NE(exs[2].request->body->find("tools/call"), std::string::npos);
   EXPECT_TRUE(body_has(exs[2], "hello from echo"));
   ASSERT_TRUE(exs[3].skipped);
-  EXPECT_EQ(exs[3].skipped->reason, "server_message");
+  EXPECT_EQ(exs[3].skipped->reason, mcptriage::SkipReason::server_message);
   EXPECT_NE(exs[4].request->body->find("tools/frobnicate"), std::string::npos);
   EXPECT_TRUE(body_has(exs[4], "-32601"));
 }
@@ -103,7 +103,7 @@ TEST(JsonLinesIssueShape, OneLinePerExchangeWithRawBodyAndRequest) {
   const std::string line3 = R"({"status": 202, "body": "", "request": {"jsonrpc":"2.0","method":"notifications/initialized"}})";
   const auto exs = read_text(line1 + "\r\n" + line2 + "\n\n" + line3 + "\n");
   ASSERT_EQ(exs.size(), 3u);
-  EXPECT_EQ(exs[0].format, "exchange-log");
+  EXPECT_EQ(exs[0].format, mcptriage::CaptureFormat::exchange_log);
   ASSERT_TRUE(exs[0].request);
   // A request logged as a JSON value is kept as what the classifier reads of it, not as text.
   EXPECT_FALSE(exs[0].request->body);
@@ -129,7 +129,7 @@ TEST(JsonLinesIssueShape, OneLinePerExchangeWithRawBodyAndRequest) {
 TEST(JsonLinesIssueShape, SingleLineLogIsStillALog) {
   const auto exs = read_text(R"({"status": 200, "content_type": "application/json", "body": {"jsonrpc":"2.0","id":1,"result":{}}})");
   ASSERT_EQ(exs.size(), 1u);
-  EXPECT_EQ(exs[0].format, "exchange-log");
+  EXPECT_EQ(exs[0].format, mcptriage::CaptureFormat::exchange_log);
   EXPECT_EQ(exs[0].response.body, R"({"jsonrpc":"2.0","id":1,"result":{}})");
 }
 
@@ -165,9 +165,9 @@ TEST(JsonLinesEdges, ServerRequestAndClientAnswerAreSkipped) {
   EXPECT_FALSE(exs[0].skipped);
   EXPECT_TRUE(body_has(exs[0], "\"id\":1"));
   ASSERT_TRUE(exs[1].skipped);
-  EXPECT_EQ(exs[1].skipped->reason, "server_message");
+  EXPECT_EQ(exs[1].skipped->reason, mcptriage::SkipReason::server_message);
   ASSERT_TRUE(exs[2].skipped);
-  EXPECT_EQ(exs[2].skipped->reason, "client_response");
+  EXPECT_EQ(exs[2].skipped->reason, mcptriage::SkipReason::client_response);
 }
 
 TEST(JsonLinesEdges, InvalidAndCutLinesAreReportedNotDropped) {
@@ -176,9 +176,11 @@ TEST(JsonLinesEdges, InvalidAndCutLinesAreReportedNotDropped) {
       "{\"jsonrpc\":\"2.0\",\"id\":2,\"res");
   ASSERT_EQ(exs.size(), 3u);
   ASSERT_TRUE(exs[1].skipped);
-  EXPECT_EQ(exs[1].skipped->reason, "invalid_line");
+  EXPECT_EQ(exs[1].skipped->reason, mcptriage::SkipReason::invalid_line);
+  EXPECT_FALSE(exs[1].skipped->not_json) << "JSON, but no message: skipped, not a damaged log";
   ASSERT_TRUE(exs[2].skipped);
   EXPECT_NE(exs[2].skipped->detail.find("line 4 is not valid JSON"), std::string::npos);
+  EXPECT_TRUE(exs[2].skipped->not_json) << "the CLI's exit 3 goes by this flag";
 }
 
 TEST(JsonLinesEdges, InvalidUtf8AndDeepNestingStayOnTheirLine) {
@@ -187,20 +189,20 @@ TEST(JsonLinesEdges, InvalidUtf8AndDeepNestingStayOnTheirLine) {
                              deep + "\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n");
   ASSERT_EQ(exs.size(), 3u);
   EXPECT_TRUE(body_has(exs[0], "\"result\""));
-  EXPECT_EQ(exs[1].skipped->reason, "invalid_line");
-  EXPECT_EQ(exs[2].skipped->reason, "invalid_line");
+  EXPECT_EQ(exs[1].skipped->reason, mcptriage::SkipReason::invalid_line);
+  EXPECT_EQ(exs[2].skipped->reason, mcptriage::SkipReason::invalid_line);
 }
 
 TEST(JsonLinesSniff, PrettyPrintedJsonIsNoLog) {
   const auto exs = read_text("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 1,\n  \"result\": {}\n}\n", "body.json");
   ASSERT_EQ(exs.size(), 1u);
-  EXPECT_EQ(exs[0].format, "bare-json");
+  EXPECT_EQ(exs[0].format, mcptriage::CaptureFormat::bare_json);
 }
 
 TEST(JsonLinesSniff, OneBareMessageIsABareBody) {
   const auto exs = read_text(R"({"jsonrpc":"2.0","id":1,"result":{}})", "body.json");
   ASSERT_EQ(exs.size(), 1u);
-  EXPECT_EQ(exs[0].format, "bare-json");
+  EXPECT_EQ(exs[0].format, mcptriage::CaptureFormat::bare_json);
 }
 
 TEST(JsonLinesScale, HundredThousandLinesInOrder) {

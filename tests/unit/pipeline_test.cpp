@@ -36,7 +36,7 @@ struct TempDir {
 void records_of(const Exchange& ex, const ContextFlags& flags, std::vector<Record>& out) {
   if (ex.skipped) {
     Record r{ex.source, ex.format, Classification{}};
-    r.c.detail = "skipped:" + ex.skipped->reason + " " + ex.skipped->detail;
+    r.c.detail = "skipped:" + std::string(to_string(ex.skipped->reason)) + " " + ex.skipped->detail;
     out.push_back(std::move(r));
     return;
   }
@@ -58,7 +58,7 @@ std::vector<Record> classify_all(const std::vector<Exchange>& exchanges) {
 std::string summary(const std::vector<Record>& records) {
   std::string out;
   for (const Record& r : records) {
-    out += fmt::format("{} {} {} {} | {}", r.source, r.format, to_string(r.c.outcome), to_string(r.c.reason), r.c.detail);
+    out += fmt::format("{} {} {} {} | {}", r.source, to_string(r.format), to_string(r.c.outcome), to_string(r.c.reason), r.c.detail);
     for (const std::string& w : r.c.warnings) out += " | " + w;
     out += '\n';
   }

@@ -29,7 +29,7 @@ struct RedactionOn : ::testing::Test {
 Record record_with(std::string detail, std::vector<std::string> warnings = {}) {
   Record r;
   r.source = "t#1";
-  r.format = "curl-i";
+  r.format = mcptriage::CaptureFormat::curl_i;
   r.c.outcome = Outcome::TOOL_ERROR;
   r.c.layer = Layer::application;
   r.c.reason = Reason::tool_error;
@@ -97,7 +97,7 @@ TEST_F(Redaction, RecordHeadSourcesAreRedactedAndEscapedWhole) {
     for (const std::string& source : sources) {
       Record r;
       r.source = source;
-      r.format = "exchange-log";
+      r.format = mcptriage::CaptureFormat::exchange_log;
       std::string head;
       append_jsonl_head(head, r);
       std::string expected = "\"source\":\"" + json_escape(redact(source)) + "\"";

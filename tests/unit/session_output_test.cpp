@@ -33,7 +33,7 @@ std::vector<Record> records_of(const Exchange& ex) {
 Exchange reply(std::string source, std::string body) {
   Exchange ex;
   ex.source = std::move(source);
-  ex.format = "exchange-log";
+  ex.format = mcptriage::CaptureFormat::exchange_log;
   ex.response.headers.push_back({"Content-Type", "application/json"});
   ex.response.body = std::move(body);
   return ex;
@@ -91,8 +91,8 @@ TEST(SessionOutput, FirstRecordHeldUntilTheSecondBatchShowsASession) {
 TEST(SessionOutput, SkippedEntriesKeepTheirPlace) {
   Exchange page;
   page.source = "log#1";
-  page.format = "har";
-  page.skipped = Skip{"not_mcp", "GET /"};
+  page.format = mcptriage::CaptureFormat::har;
+  page.skipped = Skip{mcptriage::SkipReason::not_mcp, "GET /"};
   const auto out = lines(run({{page, reply("log#2", R"({"jsonrpc":"2.0","id":1,"result":{}})")}}));
   ASSERT_EQ(out.size(), 3u);
   EXPECT_TRUE(out[0].starts_with(R"({"schema":1,"kind":"skipped","skipped":true,"source":"log#1")"));
@@ -103,7 +103,7 @@ TEST(SessionOutput, SkippedEntriesKeepTheirPlace) {
 TEST(SessionOutput, TableLinesForOneSkippedEntry) {
   Exchange page;
   page.source = "x.har#1";
-  page.skipped = Skip{"not_mcp", "GET /"};
+  page.skipped = Skip{mcptriage::SkipReason::not_mcp, "GET /"};
   EXPECT_EQ(run({{page}}, false), "skipped x.har#1: not_mcp: GET /\n");
 }
 
@@ -112,8 +112,8 @@ TEST(SessionOutput, TableListsTheFirstHundredSkippedAndNotableEntries) {
   for (int i = 1; i <= 130; ++i) {
     Exchange page;
     page.source = "x.har#" + std::to_string(i);
-    page.format = "har";
-    page.skipped = Skip{"not_mcp", "GET /"};
+    page.format = mcptriage::CaptureFormat::har;
+    page.skipped = Skip{mcptriage::SkipReason::not_mcp, "GET /"};
     batch.push_back(page);
   }
   // Replies without their requests, each id answered twice: a duplicate_response_id finding each.

@@ -23,7 +23,7 @@ Exchange post(std::string_view request, int status, std::string_view body, std::
   static int n = 0;
   Exchange ex;
   ex.source = "t.har#" + std::to_string(++n);
-  ex.format = "har";
+  ex.format = mcptriage::CaptureFormat::har;
   Request r;
   r.method_line = "POST";
   r.target = "/mcp";
@@ -188,7 +188,7 @@ TEST(SessionReplay, ReadOnlyMethodIsSafe) {
 TEST(SessionPairing, UnknownDuplicateAndNullIds) {
   Exchange orphan;
   orphan.source = "log#9";
-  orphan.format = "exchange-log";
+  orphan.format = mcptriage::CaptureFormat::exchange_log;
   orphan.response.headers.push_back({"Content-Type", "application/json"});
   orphan.response.body = ok_result(42);
   Exchange again = orphan;
@@ -348,7 +348,7 @@ TEST(SessionSequence, StatusesAreCapped) {
 TEST(SessionSequence, SkippedEntriesCountButAreNoPosts) {
   Exchange page;
   page.source = "t.har#1";
-  page.skipped = Skip{"not_mcp", "GET /"};
+  page.skipped = Skip{mcptriage::SkipReason::not_mcp, "GET /"};
   auto run = analyze({page, post(list_request(2), 200, tools_list(2, ""))});
   EXPECT_EQ(run.analysis.summary.entries, 2u);
   EXPECT_EQ(run.analysis.summary.skipped, 1u);
@@ -457,10 +457,10 @@ TEST(SessionRender, MembersAndRecordsAreJson) {
   ASSERT_EQ(parser.parse(summary).get(root), simdjson::SUCCESS) << summary;
   EXPECT_EQ(std::string_view(root["kind"]), "session_summary");
   EXPECT_EQ(int64_t(root["first_failure"]["http_status"]), 503);
-  const std::string skipped = render_skipped_jsonl("t.har#1", "har", Skip{"not_mcp", "GET \x1b[31m/"});
+  const std::string skipped = render_skipped_jsonl("t.har#1", "har", Skip{mcptriage::SkipReason::not_mcp, "GET \x1b[31m/"});
   ASSERT_EQ(parser.parse(skipped).get(root), simdjson::SUCCESS) << skipped;
   EXPECT_EQ(std::string_view(root["reason"]), "not_mcp");
-  const std::string table = render_summary_table("t.har", run.analysis.summary, {{"t.har#1", Skip{"not_mcp", "a\x1b"}}}, {});
+  const std::string table = render_summary_table("t.har", run.analysis.summary, {{"t.har#1", Skip{mcptriage::SkipReason::not_mcp, "a\x1b"}}}, {});
   EXPECT_EQ(table.find('\x1b'), std::string::npos) << "untrusted text is escaped";
 }
 
