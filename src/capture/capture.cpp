@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "capture/readers.hpp"
+#include "http/tokens.hpp"
 #include "mcptriage/http.hpp"
 #include "mcptriage/render.hpp"
 
@@ -47,9 +48,7 @@ constexpr std::array kFormats = {
 
 constexpr std::size_t kAnsiProbeLimit = 64 * 1024;        // where terminal escapes are looked for
 
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
-}
+using http::is_space;
 
 bool starts_with_bytes(std::string_view s, std::string_view magic) {
   return s.substr(0, magic.size()) == magic;
@@ -266,18 +265,9 @@ bool reads_as_text(std::string_view body) {
 /// The codings of a `Content-Encoding` value (RFC 9110 §8.4), lower-cased, "identity" left out.
 std::vector<std::string> content_codings(std::string_view value) {
   std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= value.size()) {
-    std::size_t end = value.find(',', start);
-    if (end == std::string_view::npos) end = value.size();
-    std::string_view item = value.substr(start, end - start);
-    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
-    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
-    std::string coding(item);
-    std::transform(coding.begin(), coding.end(), coding.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (!coding.empty() && coding != "identity") out.push_back(std::move(coding));
-    start = end + 1;
+  for (std::string_view item : http::list_items(value)) {
+    std::string coding = http::lower(item);
+    if (coding != "identity") out.push_back(std::move(coding));
   }
   return out;
 }

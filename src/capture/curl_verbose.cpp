@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "capture/readers.hpp"
+#include "http/tokens.hpp"
 #include "mcptriage/http.hpp"
 
 namespace mcptriage::capture {
@@ -19,26 +20,9 @@ namespace {
 constexpr std::size_t npos = std::string_view::npos;
 constexpr std::size_t kSniffLimit = 64 * 1024;
 
-bool is_ows(char c) { return c == ' ' || c == '\t'; }
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (is_ows(s.front()) || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (is_ows(s.back()) || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-bool is_tchar(char c) {
-  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
-  return std::string_view("!#$%&'*+-.^_`|~").find(c) != npos;
-}
-
-/// `name: value` (RFC 9112 §5.1), value trimmed; nullopt when the line is not a field line.
-std::optional<Header> parse_field(std::string_view line) {
-  std::size_t i = 0;
-  while (i < line.size() && is_tchar(line[i])) ++i;
-  if (i == 0 || i >= line.size() || line[i] != ':') return std::nullopt;
-  return Header{std::string(line.substr(0, i)), std::string(trim(line.substr(i + 1)))};
-}
+using http::content_length;
+using http::parse_field_line;
+using http::trim_ows;
 
 /// Characters of curl's progress meter rows ("  0     0    0 ... --:--:--     0", "327k").
 bool is_progress_char(char c) {
@@ -50,7 +34,7 @@ bool is_progress_char(char c) {
 /// (`  % Total    % Received % Xferd  Average Speed ...`, `   Dload  Upload   Total ...`).
 bool is_meter_title(std::string_view line) {
   if (line.find("% Total") != npos && line.find("% Received") != npos) return true;
-  return trim(line).starts_with("Dload") && line.find("Upload") != npos;
+  return trim_ows(line).starts_with("Dload") && line.find("Upload") != npos;
 }
 
 /// Removes curl's progress meter from a stderr line: `\r`-separated redraws of the meter, and a
@@ -85,7 +69,7 @@ std::string_view strip_progress(std::string_view line) {
 std::size_t meter_tail(std::string_view line) {
   for (std::size_t cr = line.find('\r'); cr != npos; cr = line.find('\r', cr + 1)) {
     const std::string_view tail = line.substr(cr);
-    if (strip_progress(tail).empty() && trim(tail).size() >= 40) return cr;
+    if (strip_progress(tail).empty() && trim_ows(tail).size() >= 40) return cr;
   }
   return npos;
 }
@@ -121,19 +105,6 @@ struct Transfer {
   /// stays linear.
   mutable unsigned json_checks = 0;
 };
-
-std::optional<long long> content_length(const Headers& h) {
-  auto v = find_header(h, "content-length");
-  if (!v) return std::nullopt;
-  long long n = 0;
-  std::string_view s = trim(*v);
-  if (s.empty() || s.size() > 15) return std::nullopt;
-  for (char c : s) {
-    if (c < '0' || c > '9') return std::nullopt;
-    n = n * 10 + (c - '0');
-  }
-  return n;
-}
 
 /// True when the body bytes can be measured against Content-Length (curl shows the header as
 /// received, so a decoded or de-chunked body does not match it).
@@ -174,7 +145,7 @@ std::size_t block_copy_length(std::string_view text, const ResponseBlock& block)
   }
   for (const Header& h : block.headers) {
     if (at >= text.size()) return 0;
-    const auto f = parse_field(next_line(text, at));
+    const auto f = parse_field_line(next_line(text, at));
     if (!f || f->name != h.name || f->value != h.value) return 0;
   }
   if (at >= text.size() || !next_line(text, at).empty()) return 0;
@@ -271,7 +242,7 @@ class CurlVerboseReader {
         // a progress meter row or a note of curl's: not body
       } else if (!handle_prefixed(clean)) {
         if (clean.starts_with("curl: (") && (!in_body() || connecting_ || body_done())) {
-          note_error(trim(clean));
+          note_error(trim_ows(clean));
         } else if (in_body()) {
           // Body bytes exactly as written; a `* ` line glued to a body without a final newline ends
           // it, and so does the meter's last row (with its own line end) written into the body.
@@ -341,7 +312,7 @@ class CurlVerboseReader {
     if (!t.body_seen) return true;
     const ResponseBlock& fin = t.responses.back();
     const auto n = content_length(fin.headers);
-    return n && length_is_usable(fin.headers) && t.body.size() >= static_cast<std::size_t>(*n);
+    return n && length_is_usable(fin.headers) && t.body.size() >= *n;
   }
 
   /// True when the current transfer's body followed by `more` has all of its Content-Length,
@@ -349,7 +320,7 @@ class CurlVerboseReader {
   bool body_complete_with(const Transfer& t, std::string_view more) const {
     const ResponseBlock& fin = t.responses.back();
     if (const auto n = content_length(fin.headers); n && length_is_usable(fin.headers)) {
-      return t.body.size() + more.size() == static_cast<std::size_t>(*n);
+      return t.body.size() + more.size() == *n;
     }
     // Parsing the body so far for every such line would be quadratic on a body made of them
     // (hostile input): a few tries per transfer, the real case needs one.
@@ -366,7 +337,7 @@ class CurlVerboseReader {
   bool handle_prefixed(std::string_view s) {
     if (s == "*" || s.starts_with("* ")) {
       // `*   Trying 127.0.0.1:3001...`: a connection for a transfer that has not sent its request.
-      if (trim(s.substr(1)).starts_with("Trying ") && (transfers_.empty() || in_body())) connecting_ = true;
+      if (trim_ows(s.substr(1)).starts_with("Trying ") && (transfers_.empty() || in_body())) connecting_ = true;
       return true;
     }
     if (is_data_marker(s)) {
@@ -375,12 +346,12 @@ class CurlVerboseReader {
     }
     if (s == ">" || s.starts_with("> ")) {
       std::string_view rest = s.size() > 2 ? s.substr(2) : std::string_view();
-      handle_request_line(trim(rest));
+      handle_request_line(trim_ows(rest));
       return true;
     }
     if (s == "<" || s.starts_with("< ")) {
       std::string_view rest = s.size() > 2 ? s.substr(2) : std::string_view();
-      handle_response_line(trim(rest));
+      handle_response_line(trim_ows(rest));
       return true;
     }
     return false;
@@ -409,7 +380,7 @@ class CurlVerboseReader {
       t.request_ended = true;
       return;
     }
-    if (auto h = parse_field(rest); h && !t.request_ended) t.request->headers.push_back(std::move(*h));
+    if (auto h = parse_field_line(rest); h && !t.request_ended) t.request->headers.push_back(std::move(*h));
   }
 
   void handle_response_line(std::string_view rest) {
@@ -426,7 +397,7 @@ class CurlVerboseReader {
       block.ended = true;
       return;
     }
-    if (auto h = parse_field(rest); h && !block.ended) block.headers.push_back(std::move(*h));
+    if (auto h = parse_field_line(rest); h && !block.ended) block.headers.push_back(std::move(*h));
   }
 
   /// The body saved apart (curl's stdout) belongs to the transfers that show no body; several
@@ -484,8 +455,8 @@ class CurlVerboseReader {
       const auto n = content_length(fin->headers);
       const bool usable = encoded_lengths ? !find_header(fin->headers, "transfer-encoding")
                                           : length_is_usable(fin->headers);
-      if (!n || !usable || static_cast<std::size_t>(*n) > body.size() - at) return false;
-      at += static_cast<std::size_t>(*n);
+      if (!n || !usable || *n > body.size() - at) return false;
+      at += *n;
       pieces.emplace_back(i, body.substr(start, at - start));
     }
     if (at != body.size()) return false;
@@ -560,7 +531,7 @@ class CurlVerboseReader {
         ex.warnings.push_back("gzip body that does not inflate: " + inflated.error());
       }
     } else if (auto n = content_length(r.headers); n && length_is_usable(r.headers)) {
-      const auto want = static_cast<std::size_t>(*n);
+      const auto want = *n;
       if (r.body.size() < want) {
         r.body_state = BodyState::truncated;
       } else if (r.body.size() > want) {

@@ -13,6 +13,7 @@
 #include "capture/json_message.hpp"
 #include "json/dom.hpp"
 #include "capture/readers.hpp"
+#include "http/tokens.hpp"
 #include "mcptriage/http.hpp"
 #include "mcptriage/sse.hpp"
 
@@ -89,8 +90,7 @@ Headers read_headers(element parent) {
 
 /// "http/2.0" (Chrome), "HTTP/2.0" (mitmproxy), "h3" -> the curl spelling "HTTP/2", "HTTP/3".
 std::string normalise_http_version(std::string_view v) {
-  std::string lower;
-  for (char c : v) lower.push_back((c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c);
+  const std::string lower = http::lower(v);
   if (lower == "http/2.0" || lower == "http/2" || lower == "h2" || lower == "h2c") return "HTTP/2";
   if (lower == "http/3.0" || lower == "http/3" || lower == "h3") return "HTTP/3";
   if (lower == "http/1.1") return "HTTP/1.1";
@@ -266,7 +266,7 @@ class HarReader {
       return inspect_message_text(body_parser_, *text).kind != MessageKind::not_jsonrpc;
     };
     const bool stream_request = resource_type == "eventsource" ||
-                                (method == "GET" && (sse_media || accept.find("text/event-stream") != std::string_view::npos));
+                                (method == "GET" && (sse_media || http::list_has(accept, "text/event-stream")));
     const bool mcp = sent.kind != MessageKind::not_jsonrpc || mcp_headers || stream_request || response_is_jsonrpc();
     if (!mcp) {
       std::string kind;

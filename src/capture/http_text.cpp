@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "capture/readers.hpp"
+#include "http/tokens.hpp"
 #include "mcptriage/http.hpp"
 
 namespace mcptriage::capture {
@@ -22,35 +23,14 @@ constexpr std::size_t kMaxTrailerNames = 16;
 // ---------------------------------------------------------------------------------------
 // Small text helpers
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
-
-bool is_ows(char c) { return c == ' ' || c == '\t'; }
-
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
-}
-
-bool all_space(std::string_view s) { return std::all_of(s.begin(), s.end(), is_space); }
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (is_ows(s.front()) || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (is_ows(s.back()) || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-/// RFC 9110 §5.6.2 tchar.
-bool is_tchar(char c) {
-  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
-  return std::string_view("!#$%&'*+-.^_`|~").find(c) != npos;
-}
+using http::all_space;
+using http::content_length;
+using http::field_line_name;
+using http::iequals;
+using http::is_ows;
+using http::list_has;
+using http::parse_field_line;
+using http::trim_ows;
 
 /// One line at `begin`: content without the line end (LF, CRLF, or CR CR LF as in terminal
 /// recordings), and where the next line starts. `terminated` is false when EOF came first.
@@ -71,22 +51,6 @@ Line line_at(std::string_view s, std::size_t begin) {
   line.terminated = lf != npos;
   while (!line.content.empty() && line.content.back() == '\r') line.content.remove_suffix(1);
   return line;
-}
-
-/// `name: value` (RFC 9112 §5.1: no whitespace between name and colon). Value trimmed.
-std::optional<Header> parse_header_line(std::string_view content) {
-  std::size_t i = 0;
-  while (i < content.size() && is_tchar(content[i])) ++i;
-  if (i == 0 || i >= content.size() || content[i] != ':') return std::nullopt;
-  return Header{std::string(content.substr(0, i)), std::string(trim(content.substr(i + 1)))};
-}
-
-/// Name part of a header line, or empty (cheap check without copying).
-std::string_view header_line_name(std::string_view content) {
-  std::size_t i = 0;
-  while (i < content.size() && is_tchar(content[i])) ++i;
-  if (i == 0 || i >= content.size() || content[i] != ':') return {};
-  return content.substr(0, i);
 }
 
 bool is_method_char(char c) { return (c >= 'A' && c <= 'Z') || c == '-' || c == '_'; }
@@ -118,49 +82,6 @@ std::optional<RequestLine> parse_request_line(std::string_view line) {
   return RequestLine{std::string(line.substr(0, i)),
                      std::string(line.substr(target_begin, sp - target_begin)),
                      std::string(version)};
-}
-
-std::optional<std::size_t> parse_length(std::string_view v) {
-  v = trim(v);
-  if (v.empty() || v.size() > 18) return std::nullopt;
-  std::size_t n = 0;
-  for (char c : v) {
-    if (c < '0' || c > '9') return std::nullopt;
-    n = n * 10 + static_cast<std::size_t>(c - '0');
-  }
-  return n;
-}
-
-/// Content-Length when every Content-Length field agrees (RFC 9112 §6.3 rule 5), else nullopt.
-std::optional<std::size_t> content_length(const Headers& headers) {
-  std::optional<std::size_t> out;
-  for (const Header& h : headers) {
-    if (!iequals(h.name, "Content-Length")) continue;
-    // "42, 42" (a combined field) is the same length twice.
-    std::string_view v = h.value;
-    while (true) {
-      const std::size_t comma = v.find(',');
-      const auto n = parse_length(v.substr(0, comma));
-      if (!n || (out && *out != *n)) return std::nullopt;
-      out = n;
-      if (comma == npos) break;
-      v.remove_prefix(comma + 1);
-    }
-  }
-  return out;
-}
-
-/// True when the comma-separated list `value` holds `token` (case-insensitive).
-bool list_has(std::string_view value, std::string_view token) {
-  while (!value.empty()) {
-    const std::size_t comma = value.find(',');
-    std::string_view item = trim(value.substr(0, comma));
-    item = trim(item.substr(0, item.find(';')));
-    if (iequals(item, token)) return true;
-    if (comma == npos) break;
-    value.remove_prefix(comma + 1);
-  }
-  return false;
 }
 
 std::string status_text(int status, std::string_view reason) {
@@ -219,13 +140,13 @@ Block read_header_block(std::string_view text, std::size_t pos) {
       return block;
     }
     if (is_ows(line.content.front()) && !block.headers.empty()) {
-      const std::string_view more = trim(line.content);
+      const std::string_view more = trim_ows(line.content);
       if (!more.empty()) {
         std::string& value = block.headers.back().value;
         if (!value.empty()) value += ' ';
         value += more;
       }
-    } else if (auto h = parse_header_line(line.content)) {
+    } else if (auto h = parse_field_line(line.content)) {
       block.headers.push_back(std::move(*h));
     } else {
       block.end = BlockEnd::non_field;
@@ -379,7 +300,7 @@ class NextMessageFinder {
       if (is_ows(line.content.front()) && fields > 0) {
         // obs-fold continuation
       } else {
-        const std::string_view name = header_line_name(line.content);
+        const std::string_view name = field_line_name(line.content);
         // SSE field lines ("data: HTTP/1.1 200 OK" then "data: x") look like header lines.
         if (name.empty() || name == "data" || name == "event" || name == "id" ||
             name == "retry") {
@@ -411,16 +332,9 @@ class NextMessageFinder {
 std::string_view strip_trailers(std::string_view body, std::string_view announced,
                                 std::vector<std::string>& warnings) {
   std::vector<std::string> names;
-  for (std::string_view rest = announced; !rest.empty();) {
-    const std::size_t comma = rest.find(',');
-    const std::string_view item = trim(rest.substr(0, comma));
-    if (!item.empty() && names.size() < kMaxTrailerNames) {
-      std::string lowered(item);
-      std::transform(lowered.begin(), lowered.end(), lowered.begin(), lower);
-      names.push_back(std::move(lowered));
-    }
-    if (comma == npos) break;
-    rest.remove_prefix(comma + 1);
+  for (std::string_view item : http::list_items(announced)) {
+    if (names.size() == kMaxTrailerNames) break;
+    names.push_back(http::lower(item));
   }
   if (names.empty()) return body;
 
@@ -449,7 +363,7 @@ std::string_view strip_trailers(std::string_view body, std::string_view announce
       continue;
     }
     first = false;
-    if (const std::string_view name = header_line_name(content); !name.empty()) {
+    if (const std::string_view name = field_line_name(content); !name.empty()) {
       if (const std::size_t k = announced_index(name); k != npos) {
         used[k] = true;
         removed.emplace_back(name);
@@ -460,8 +374,7 @@ std::string_view strip_trailers(std::string_view body, std::string_view announce
     }
     if (std::all_of(used.begin(), used.end(), [](bool u) { return u; })) break;
     // The first trailer is glued to the last body byte: find the last "name:" in this line.
-    std::string lowered(content);
-    std::transform(lowered.begin(), lowered.end(), lowered.begin(), lower);
+    const std::string lowered = http::lower(content);
     std::size_t best = npos;
     std::size_t best_k = npos;
     for (std::size_t k = 0; k < names.size(); ++k) {
@@ -682,7 +595,7 @@ class HttpTextReader {
     const Headers& headers = response.headers;
     const auto te = find_header(headers, "Transfer-Encoding");
     const auto ce = find_header(headers, "Content-Encoding");
-    const bool encoded = ce && !trim(*ce).empty() && !iequals(trim(*ce), "identity");
+    const bool encoded = ce && !trim_ows(*ce).empty() && !iequals(trim_ows(*ce), "identity");
     const auto length = content_length(headers);
     bool dechunked = false;
 

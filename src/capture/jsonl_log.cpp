@@ -20,6 +20,7 @@
 #include "capture/json_message.hpp"
 #include "classify/request_summary.hpp"
 #include "capture/readers.hpp"
+#include "http/tokens.hpp"
 #include "mcptriage/http.hpp"
 #include "mcptriage/sse.hpp"
 
@@ -154,8 +155,7 @@ enum class Side { client, server, full, unknown };
 
 /// A direction word: client-to-server or server-to-client, from the logger's point of view.
 std::optional<Side> side_word(std::string_view w) {
-  std::string s;
-  for (char c : w) s.push_back((c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c);
+  const std::string s = http::lower(w);
   for (std::string_view c : {"c2s", "client_to_server", "client->server", "to_server", "request", "req", "inbound", "in",
                              "send", "sent"}) {
     if (s == c) return Side::client;

@@ -14,6 +14,7 @@
 #include <unordered_set>
 
 #include "classify/request_summary.hpp"
+#include "http/tokens.hpp"
 #include "json/dom.hpp"
 #include "mcptriage/advice.hpp"
 #include "mcptriage/http.hpp"
@@ -35,16 +36,6 @@ constexpr std::size_t kDetailTextMax = 200;
 
 // ---------------------------------------------------------------------------------------
 // Small helpers
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return out;
-}
-
-bool icontains(std::string_view hay, std::string_view needle) {
-  return lower(hay).find(lower(needle)) != std::string::npos;
-}
 
 /// Appends untrusted text shortened for a one-line detail: at most kDetailTextMax bytes (cut at
 /// a UTF-8 boundary, then "..."), each run of white space folded to one space.
@@ -570,7 +561,7 @@ class Classifier {
 
   /// What the body would have been with a valid media type, as " (the body would be X)".
   std::string hypothetical(std::string_view body) {
-    bool blank = std::all_of(body.begin(), body.end(), [](char ch) { return std::isspace(static_cast<unsigned char>(ch)); });
+    bool blank = http::all_space(body);
     if (blank) return "; the body is empty";
     std::vector<Classification> tmp;
     Classification c = base_;
@@ -624,7 +615,7 @@ class Classifier {
       c.error_message = message;
     }
     std::string rpc = wellformed_error ? fmt::format("; JSON-RPC error {}: {}", *code, clip(message)) : "";
-    const bool body_names_session = wellformed_error && icontains(message, "session");
+    const bool body_names_session = wellformed_error && http::icontains(message, "session");
     Reason reason = Reason::server_error;
     std::string what;
     switch (status) {
@@ -640,7 +631,7 @@ class Classifier {
       case 401: reason = Reason::unauthorized; what = "authorization needed, or the token is invalid or expired"; break;
       case 403: {
         auto auth = find_header(r.headers, "www-authenticate");
-        if (auth && icontains(*auth, "insufficient_scope")) {
+        if (auth && http::icontains(*auth, "insufficient_scope")) {
           reason = Reason::insufficient_scope;
           what = "the token lacks a required scope";
         } else {

@@ -11,29 +11,14 @@
 #include <limits>
 #include <utility>
 
+#include "http/tokens.hpp"
 #include "mcptriage/exchange.hpp"
 
 namespace mcptriage {
 
-namespace {
-
-char ascii_lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 std::optional<std::string_view> find_header(const Headers& headers, std::string_view name) {
   for (const Header& h : headers) {
-    if (iequals(h.name, name)) return std::string_view(h.value);
+    if (http::iequals(h.name, name)) return std::string_view(h.value);
   }
   return std::nullopt;
 }
@@ -45,18 +30,6 @@ namespace mcptriage::http {
 namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-bool is_ows(char c) { return c == ' ' || c == '\t'; }
-
-std::string_view trim_ows(std::string_view s) {
-  while (!s.empty() && (is_ows(s.front()) || s.front() == '\r' || s.front() == '\n')) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && (is_ows(s.back()) || s.back() == '\r' || s.back() == '\n')) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -127,11 +100,7 @@ std::optional<StatusLine> parse_status_line(std::string_view line) {
 }
 
 std::string media_type(std::string_view content_type) {
-  std::string_view type = content_type.substr(0, content_type.find(';'));
-  type = trim_ows(type);
-  std::string out(type);
-  std::transform(out.begin(), out.end(), out.begin(), ascii_lower);
-  return out;
+  return lower(trim_ows(content_type.substr(0, content_type.find(';'))));
 }
 
 bool media_type_is(std::string_view content_type, std::string_view type) {

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "mcptriage/render.hpp"
+#include "http/tokens.hpp"
 #include "render/redact_detail.hpp"
 
 namespace mcptriage {
@@ -20,13 +21,8 @@ bool g_redaction = true;
 
 // ASCII only, as std::tolower/isalnum/isspace in the "C" locale the program runs in, but inline:
 // redact() runs over every string printed (docs/performance.md).
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-std::string lowered(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = lower(c);
-  return out;
-}
+using http::ascii_lower;
+using http::is_space;
 
 constexpr bool is_alnum(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
@@ -36,13 +32,12 @@ constexpr std::array<bool, 256> kAlnum = [] {
   for (int c = 0; c < 256; ++c) t[static_cast<std::size_t>(c)] = is_alnum(static_cast<char>(c));
   return t;
 }();
-bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 /// `s` at `i` starts with the lower-case `word`, compared case-insensitively.
 bool lower_at(std::string_view s, std::size_t i, std::string_view word) {
   if (i + word.size() > s.size()) return false;
   for (std::size_t k = 0; k < word.size(); ++k) {
-    if (lower(s[i + k]) != word[k]) return false;
+    if (ascii_lower(s[i + k]) != word[k]) return false;
   }
   return true;
 }
@@ -120,7 +115,7 @@ constexpr std::size_t kParamNameMax = 64;
 bool sensitive_param_any_case(std::string_view name) {
   if (name.empty() || name.size() > kParamNameMax) return false;
   char buf[kParamNameMax];
-  for (std::size_t k = 0; k < name.size(); ++k) buf[k] = lower(name[k]);
+  for (std::size_t k = 0; k < name.size(); ++k) buf[k] = ascii_lower(name[k]);
   return sensitive_param(std::string_view(buf, name.size()));
 }
 
@@ -182,7 +177,7 @@ std::string redact_params(std::string_view params) {
     if (end == std::string_view::npos) end = params.size();
     const std::string_view pair = params.substr(start, end - start);
     const std::size_t eq = pair.find('=');
-    if (eq != std::string_view::npos && sensitive_param(lowered(pair.substr(0, eq)))) {
+    if (eq != std::string_view::npos && sensitive_param(http::lower(pair.substr(0, eq)))) {
       out.append(pair.substr(0, eq + 1));
       out += kRedacted;
     } else {
@@ -200,8 +195,8 @@ std::string redact_params(std::string_view params) {
 /// member names before their closing quote.
 bool credential_suffix(std::string_view s, std::size_t end, bool member = false) {
   if (end < 2) return false;
-  const char a = lower(s[end - 2]);
-  const char b = lower(s[end - 1]);
+  const char a = ascii_lower(s[end - 2]);
+  const char b = ascii_lower(s[end - 1]);
   switch (b) {
     case 'n': return a == 'o' || a == 'e';                          // authorization, token
     case 'y': return a == 'e';                                      // api-key, apikey, api_key
@@ -235,8 +230,8 @@ bool credential_trigger(std::string_view s, std::size_t i) {
     case '\v':
     case '\f':
     case '\r':  // white space after `basic` or `bearer`
-      return (i >= 5 && lower(s[i - 1]) == 'c' && lower_at(s, i - 5, "basic")) ||
-             (i >= 6 && lower(s[i - 1]) == 'r' && lower_at(s, i - 6, "bearer"));
+      return (i >= 5 && ascii_lower(s[i - 1]) == 'c' && lower_at(s, i - 5, "basic")) ||
+             (i >= 6 && ascii_lower(s[i - 1]) == 'r' && lower_at(s, i - 6, "bearer"));
     case ':': {
       if (i + 2 < s.size() && s[i + 1] == '/' && s[i + 2] == '/') return true;
       if (credential_suffix(s, i)) return true;
@@ -289,8 +284,8 @@ void append_redacted_scan(std::string& out, std::string_view s) {
   }();
   auto pair_at = [&s](const Pairs& t, std::size_t i) {
     if (i + 1 >= s.size()) return false;
-    const auto a = static_cast<unsigned char>(lower(s[i]));
-    const auto b = static_cast<unsigned char>(lower(s[i + 1]));
+    const auto a = static_cast<unsigned char>(ascii_lower(s[i]));
+    const auto b = static_cast<unsigned char>(ascii_lower(s[i + 1]));
     return a < 128 && b < 128 && t[a * 128u + b];
   };
   auto word_at = [&](std::size_t i) { return (i == 0 || !is_alnum(s[i - 1])) && pair_at(kWordPairs, i); };
@@ -453,7 +448,7 @@ void append_redacted(std::string& out, std::string_view s) {
 
 std::string redact_header(std::string_view name, std::string_view value) {
   if (!g_redaction) return std::string(value);
-  const std::string n = lowered(name);
+  const std::string n = http::lower(name);
   if (n == "authorization" || n == "proxy-authorization") {
     // Keep the scheme ("Bearer", "Basic", "Digest"), hide the rest.
     const std::size_t sp = value.find(' ');
