@@ -4,6 +4,7 @@
 
 #include <simdjson.h>
 
+#include "capture/body.hpp"
 #include "capture/readers.hpp"
 #include "json/dom.hpp"
 
@@ -18,8 +19,7 @@ std::vector<Exchange> bare_exchange(std::string_view bytes, std::string_view nam
   ex.format = format;
   ex.response.http_version = "";
   ex.response.status = options.assumed_status;
-  // One byte past --max-body is enough for read_capture to cut it and say so.
-  ex.response.body = std::string(bytes.substr(0, bytes.size() > options.max_body ? options.max_body + 1 : bytes.size()));
+  ex.response.body = keep_for_limit(bytes, options.max_body);
   ex.response.body_state = BodyState::complete;
   ex.response.transport_captured = false;
   ex.warnings.push_back("transport not captured; status assumed " +

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "capture/body.hpp"
 #include "capture/readers.hpp"
 #include "http/tokens.hpp"
 #include "mcptriage/http.hpp"
@@ -522,15 +523,8 @@ class CurlVerboseReader {
         ex.warnings.push_back("chunk framing removed (curl --raw)");
       }
     }
-    if (http::looks_gzip(r.body)) {
-      auto inflated = inflate_gzip_body(r, ex.warnings, options_.max_body);
-      if (inflated) {
-        ex.warnings.push_back("gzip body inflated (curl without --compressed)");
-      } else {
-        r.body_state = BodyState::truncated;
-        ex.warnings.push_back("gzip body that does not inflate: " + inflated.error());
-      }
-    } else if (auto n = content_length(r.headers); n && length_is_usable(r.headers)) {
+    // gzip bytes (curl without --compressed) are left to the body step, not measured here.
+    if (auto n = content_length(r.headers); n && length_is_usable(r.headers) && !http::looks_gzip(r.body)) {
       const auto want = *n;
       if (r.body.size() < want) {
         r.body_state = BodyState::truncated;
@@ -547,7 +541,7 @@ class CurlVerboseReader {
         }
       }
     }
-    decode_content_coding(r, ex.warnings, options_.max_body);
+    decode_body(r, ex.warnings, options_.max_body, BodySource::curl_verbose);
     return ex;
   }
 };

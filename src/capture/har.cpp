@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "capture/body.hpp"
 #include "capture/json_message.hpp"
 #include "json/dom.hpp"
 #include "capture/readers.hpp"
@@ -332,16 +333,7 @@ class HarReader {
       } else if (auto enc = string_at(*content, "encoding"); enc && !enc->empty()) {
         ex.warnings.push_back("content.encoding \"" + std::string(*enc) + "\" is unknown: text read as is");
       }
-      if (http::looks_gzip(r.body)) {
-        auto inflated = inflate_gzip_body(r, ex.warnings, options_.max_body);
-        if (inflated) {
-          ex.warnings.push_back("content.text held gzip bytes: inflated");
-        } else {
-          r.body_state = BodyState::truncated;
-          ex.warnings.push_back("content.text held gzip bytes that do not inflate: " + inflated.error());
-        }
-      }
-      decode_content_coding(r, ex.warnings, options_.max_body);
+      decode_body(r, ex.warnings, options_.max_body, BodySource::har);
     } else if (auto comment = content ? string_at(*content, "comment") : std::nullopt; comment && !comment->empty()) {
       not_captured("no content.text; the exporter says: " + std::string(*comment));
     } else if (content && integer_at(*content, "size") == 0 && !sse_media) {

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "capture/body.hpp"
 #include "capture/readers.hpp"
 #include "http/tokens.hpp"
 #include "mcptriage/http.hpp"
@@ -654,19 +655,10 @@ class HttpTextReader {
       if (const auto trailer = find_header(headers, "Trailer"); trailer && !body.empty()) {
         body = strip_trailers(body, *trailer, warnings);
       }
-      // One byte past --max-body is enough for read_capture to cut it and say so.
-      response.body = std::string(body.substr(0, body.size() > max_body_ ? max_body_ + 1 : body.size()));
+      response.body = keep_for_limit(body, max_body_);
     }
 
-    // curl without --compressed writes the gzip bytes as received (RFC 9110 §8.4.1.3).
-    if (http::looks_gzip(response.body)) {
-      auto inflated = inflate_gzip_body(response, warnings, max_body_);
-      if (!inflated) {
-        warnings.push_back("body starts with the gzip magic but does not inflate (" +
-                           inflated.error() + "); kept as captured");
-      }
-    }
-    decode_content_coding(response, warnings, max_body_);
+    decode_body(response, warnings, max_body_, BodySource::http_text);
     return dechunked;
   }
 

@@ -16,22 +16,6 @@
 
 namespace mcptriage::capture {
 
-/// Inflates the gzip body of `response` in place (zlib, RFC 1952), bounded by `max_body`. When
-/// the inflated body reaches the limit it is cut there, marked truncated and `cut_at_max_body`
-/// (the classifier's `cut_at_limit` reason), with a warning naming the flag. Error: zlib's
-/// reason; then `response` is untouched and the caller decides what a body that does not
-/// inflate means.
-std::expected<void, std::string> inflate_gzip_body(Response& response, std::vector<std::string>& warnings,
-                                                   std::size_t max_body);
-
-/// Removes the `Content-Encoding` of `response` when its body still carries it (the body is not
-/// text: valid UTF-8 without C0 controls but white space): `deflate` is inflated (zlib-wrapped
-/// or raw, RFC 9110 §8.4.1.2) bounded by `max_body` as inflate_gzip_body is; gzip is left to
-/// inflate_gzip_body (it goes by the `1f 8b` magic). Any other coding (br, zstd, compress) or a
-/// deflate body that does not inflate is named in a warning and in `undecoded_coding`, and the
-/// body is kept as captured. A decoded body under the header (curl --compressed, HAR) is left.
-void decode_content_coding(Response& response, std::vector<std::string>& warnings, std::size_t max_body);
-
 /// Display name of the `index`-th exchange (1-based) of input `name`: "name#index".
 std::string source_name(std::string_view name, std::size_t index);
 
