@@ -1,4 +1,4 @@
-// HTTP helpers: header blocks, media types, chunked transfer coding, gzip.
+// HTTP helpers: header blocks, media types, chunked transfer coding, content codings.
 #pragma once
 
 #include <cstddef>
@@ -47,13 +47,21 @@ bool looks_gzip(std::string_view bytes);
 /// `max_output` bounds the inflated size (bytes).
 std::expected<std::string, std::string> gunzip(std::string_view bytes, std::size_t max_output);
 
-/// Like gunzip, but an output longer than `max_output` is not an error: inflating stops
-/// there and `cut` is set (a body bounded by `--max-body`, a decompression bomb).
+/// A decoded content coding (src/http/coding.cpp). Neither an output longer than `max_output`
+/// (a body bounded by `--max-body`, a decompression bomb) nor an input that ends inside its
+/// stream (a capture cut short) is an error; the error side of the decoders means the bytes are
+/// not in that coding at all (the decoder's reason: "corrupt gzip data: incorrect header check").
 struct Inflated {
   std::string bytes;
-  bool cut = false;  ///< the stream holds more than `max_output` bytes
+  bool cut = false;          ///< the stream holds more than `max_output` bytes: decoding stopped there
+  bool input_ended = false;  ///< the input ends inside the stream: `bytes` is what it decoded to so far
 };
+/// Like gunzip, but bounded (`cut`) and cut short (`input_ended`) streams give their bytes.
 std::expected<Inflated, std::string> gunzip_prefix(std::string_view bytes, std::size_t max_output);
+
+/// "truncated gzip data: stream ends after N bytes": what to say of an input of `input_bytes`
+/// bytes that ends inside its `coding` stream (Inflated::input_ended).
+std::string cut_short_text(std::string_view coding, std::size_t input_bytes);
 
 /// Like gunzip_prefix, for the HTTP `deflate` content coding: a zlib stream (RFC 1950) holding
 /// deflate data (RFC 1951) per RFC 9110 §8.4.1.2, or the raw deflate data some servers send

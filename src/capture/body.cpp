@@ -4,6 +4,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <span>
 #include <utility>
 
 #include "http/tokens.hpp"
@@ -12,19 +13,6 @@
 namespace mcptriage::capture {
 
 namespace {
-
-/// Puts an inflated body in place; one cut at `max_body` is marked truncated and cut_at_max_body
-/// (the classifier's `cut_at_limit`), with a warning naming the flag and `coding`.
-void take_inflated(Response& response, http::Inflated inflated, std::vector<std::string>& warnings,
-                   std::size_t max_body, std::string_view coding) {
-  response.body = std::move(inflated.bytes);
-  if (inflated.cut) {
-    response.body_state = BodyState::truncated;
-    response.cut_at_max_body = true;
-    warnings.push_back("body larger than --max-body (" + std::to_string(max_body) + " bytes) once inflated (" +
-                       std::string(coding) + "): cut there, judged as cut short");
-  }
-}
 
 /// True when `body` reads as text: valid UTF-8 (RFC 3629) with no C0 control but tab, CR and LF.
 /// Compressed data is practically never that; a body decoded by the capture tool is.
@@ -36,7 +24,8 @@ bool reads_as_text(std::string_view body) {
   return !controls && simdjson::validate_utf8(body.data(), body.size());
 }
 
-/// The codings of a `Content-Encoding` value (RFC 9110 §8.4), lower-cased, "identity" left out.
+/// The codings of a `Content-Encoding` value in the order they were applied (RFC 9110 §8.4),
+/// lower-cased, "identity" left out.
 std::vector<std::string> content_codings(std::string_view value) {
   std::vector<std::string> out;
   for (std::string_view item : http::list_items(value)) {
@@ -46,63 +35,93 @@ std::vector<std::string> content_codings(std::string_view value) {
   return out;
 }
 
-/// The gzip bytes of the body (`1f 8b`), inflated in place, with each reader's wording.
-void inflate_gzip(Response& response, std::vector<std::string>& warnings, std::size_t max_body, BodySource source) {
-  auto inflated = http::gunzip_prefix(response.body, max_body);
-  if (inflated) {
-    take_inflated(response, std::move(*inflated), warnings, max_body, "gzip");
-    if (source == BodySource::curl_verbose) warnings.push_back("gzip body inflated (curl without --compressed)");
-    if (source == BodySource::har) warnings.push_back("content.text held gzip bytes: inflated");
-    return;
-  }
-  switch (source) {
-    case BodySource::http_text:
-      warnings.push_back("body starts with the gzip magic but does not inflate (" + inflated.error() +
-                         "); kept as captured");
-      break;
-    case BodySource::curl_verbose:
-      response.body_state = BodyState::truncated;
-      warnings.push_back("gzip body that does not inflate: " + inflated.error());
-      break;
-    case BodySource::har:
-      response.body_state = BodyState::truncated;
-      warnings.push_back("content.text held gzip bytes that do not inflate: " + inflated.error());
-      break;
-  }
+using Decoder = std::expected<http::Inflated, std::string> (*)(std::string_view, std::size_t);
+
+/// The decoder of a content coding (RFC 9110 §8.4.1; x-gzip is gzip, §8.4.1.3), or null.
+Decoder decoder_for(std::string_view coding) {
+  if (coding == "gzip" || coding == "x-gzip") return http::gunzip_prefix;
+  if (coding == "deflate") return http::inflate_deflate_prefix;
+  return nullptr;
 }
 
-/// A body that still carries its Content-Encoding but is no gzip data.
-void decode_content_coding(Response& response, std::vector<std::string>& warnings, std::size_t max_body) {
-  const auto header = find_header(response.headers, "Content-Encoding");
-  if (!header || response.body.empty() || http::looks_gzip(response.body) || reads_as_text(response.body)) return;
-  const std::vector<std::string> codings = content_codings(*header);
-  if (codings.empty()) return;
-  if (codings.size() == 1 && (codings[0] == "gzip" || codings[0] == "x-gzip")) return;  // no 1f 8b: not gzip data
-  if (codings.size() == 1 && codings[0] == "deflate") {
-    auto inflated = http::inflate_deflate_prefix(response.body, max_body);
-    if (inflated) {
-      take_inflated(response, std::move(*inflated), warnings, max_body, "deflate");
-      warnings.push_back("Content-Encoding: deflate body inflated");
-      return;
-    }
-    response.undecoded_coding = "deflate";
-    warnings.push_back("Content-Encoding: deflate body that does not inflate (" + inflated.error() +
-                       "): not judged");
-    return;
-  }
-  std::string named;
-  for (const std::string& c : codings) named += (named.empty() ? "" : ", ") + c;
-  response.undecoded_coding = named;
-  warnings.push_back("Content-Encoding: " + named +
-                     " not decoded (mcptriage decodes gzip and deflate): the body cannot be read; capture it "
-                     "decoded (curl --compressed, a HAR with decoded content.text)");
+std::string joined(std::span<const std::string> codings) {
+  std::string out;
+  for (const std::string& c : codings) out += (out.empty() ? "" : ", ") + c;
+  return out;
+}
+
+/// "inflated" for the zlib codings (gzip, deflate), "decoded" for the others.
+std::string_view done_word(std::string_view coding) {
+  return coding == "gzip" || coding == "x-gzip" || coding == "deflate" ? "inflated" : "decoded";
+}
+
+/// A warning about the `coding` layer of the body: "Content-Encoding: gzip" + `what`, or for gzip
+/// bytes no header names, "gzip" + `what` + where the coding was seen.
+std::string said(std::string_view coding, bool labelled, std::string_view what) {
+  if (labelled) return "Content-Encoding: " + std::string(coding) + std::string(what);
+  return std::string(coding) + std::string(what) + " (the body starts with the gzip magic 1f 8b; no Content-Encoding names it)";
 }
 
 }  // namespace
 
-void decode_body(Response& response, std::vector<std::string>& warnings, std::size_t max_body, BodySource source) {
-  if (http::looks_gzip(response.body)) inflate_gzip(response, warnings, max_body, source);
-  decode_content_coding(response, warnings, max_body);
+void decode_body(Response& response, std::vector<std::string>& warnings, std::size_t max_body) {
+  if (response.body.empty()) return;
+  const auto header = find_header(response.headers, "Content-Encoding");
+  std::vector<std::string> codings = header ? content_codings(*header) : std::vector<std::string>{};
+  // Undo the codings last applied first, while the bytes are still coded: bytes that read as
+  // text were decoded by the capture tool (curl --compressed, HAR exporters) or here.
+  while (true) {
+    const bool gzip_magic = http::looks_gzip(response.body);
+    if (!gzip_magic && (codings.empty() || reads_as_text(response.body))) return;
+    // Bytes starting 1f 8b are gzip whatever the header says (curl without --compressed writes
+    // them as received, RFC 9110 §8.4.1.3); they answer the header's last gzip if it has one.
+    std::string coding;
+    bool labelled = true;  // the header names the coding (not only the gzip magic)
+    if (gzip_magic) {
+      coding = "gzip";
+      labelled = !codings.empty() && decoder_for(codings.back()) == http::gunzip_prefix;
+      if (labelled) codings.pop_back();
+    } else {
+      coding = codings.back();
+      codings.pop_back();
+    }
+    const Decoder decode = decoder_for(coding);
+    if (decode == nullptr) {
+      codings.push_back(coding);
+      response.undecoded_coding = joined(codings);
+      warnings.push_back("Content-Encoding: " + response.undecoded_coding +
+                         " not decoded (mcptriage decodes gzip and deflate): the body cannot be read; capture it "
+                         "decoded (curl --compressed, a HAR with decoded content.text)");
+      return;
+    }
+    auto decoded = decode(response.body, max_body);
+    if (!decoded) {
+      // Not that coding at all: the capture altered the bytes, or the server sent bytes no
+      // client can decode. Either way nothing in them can be judged (docs/formats.md).
+      codings.push_back(coding);
+      response.undecoded_coding = joined(codings);
+      warnings.push_back(said(coding, labelled, " body that does not decode (" + decoded.error() +
+                                                   "): kept as captured, not judged"));
+      return;
+    }
+    const std::size_t coded_size = response.body.size();
+    response.body = std::move(decoded->bytes);
+    if (decoded->cut) {
+      response.body_state = BodyState::truncated;
+      response.cut_at_max_body = true;
+      warnings.push_back("body larger than --max-body (" + std::to_string(max_body) + " bytes) once " +
+                         std::string(done_word(coding)) + " (" + coding + "): cut there, judged as cut short");
+      return;
+    }
+    if (decoded->input_ended) {
+      response.body_state = BodyState::truncated;
+      warnings.push_back(said(coding, labelled,
+                              " body cut short (" + http::cut_short_text(coding, coded_size) + "): the " +
+                                  std::to_string(response.body.size()) + " bytes it holds are judged as cut short"));
+      return;
+    }
+    warnings.push_back(said(coding, labelled, " body " + std::string(done_word(coding))));
+  }
 }
 
 std::string keep_for_limit(std::string_view body, std::size_t max_body) {

@@ -12,18 +12,20 @@
 
 namespace mcptriage::capture {
 
-/// The reader whose wording the step uses for gzip bytes (being unified: docs/formats.md).
-enum class BodySource { http_text, curl_verbose, har };
-
-/// Decodes the body of `response` in place when its bytes still carry a content coding: bytes
-/// starting `1f 8b` are gunzipped whatever the header says (RFC 1952; curl without --compressed
-/// writes them as received, RFC 9110 §8.4.1.3); a `deflate` body that is not text is inflated,
-/// zlib-wrapped or raw (RFC 9110 §8.4.1.2). The output is bounded by `max_body`: a body that
-/// reaches it is cut there, marked truncated and `cut_at_max_body`, with a warning naming the
-/// flag. A body that reads as text under its header was decoded by the capture tool (curl
-/// --compressed, HAR exporters) and is left as it is. Any other coding, or a deflate body that
-/// does not inflate, is kept as captured, named in `undecoded_coding` and in a warning.
-void decode_body(Response& response, std::vector<std::string>& warnings, std::size_t max_body, BodySource source);
+/// Decodes the body of `response` in place while its bytes still carry a content coding (RFC
+/// 9110 §8.4), the coding applied last first: `gzip`/`x-gzip` (RFC 1952; bytes starting `1f 8b`
+/// are gzip whatever the header says: curl without --compressed writes them as received) and
+/// `deflate` (RFC 9110 §8.4.1.2: zlib-wrapped, or raw as some servers send it). Bytes that read as
+/// text (UTF-8 without C0 controls) were decoded by the capture tool (curl --compressed, HAR
+/// exporters) and are left as they are. One policy for every reader (docs/formats.md "Content
+/// codings"), each outcome with a warning:
+/// - decoded: the body is the decoded bytes;
+/// - output past `max_body`: cut there, BodyState::truncated and `cut_at_max_body`;
+/// - the input ends inside the coded stream: the bytes decoded so far, BodyState::truncated;
+/// - bytes not in their coding, or a coding not decoded here: kept as captured, the codings left
+///   in `undecoded_coding` (the classifier's NOT_CAPTURED `body_not_decoded`: nothing can be
+///   judged, and it is not the server's JSON that failed).
+void decode_body(Response& response, std::vector<std::string>& warnings, std::size_t max_body);
 
 /// The first bytes of `body` a reader keeps: all of it, or `max_body` + 1 bytes when it is longer
 /// (one byte past the limit is enough for limit_body to cut it and say so).

@@ -173,6 +173,9 @@ std::expected<std::vector<Exchange>, CaptureError> read_any(std::string_view byt
     if (!inflated) {
       return std::unexpected(CaptureError{"gzip input: " + inflated.error()});
     }
+    if (inflated->input_ended) {
+      return std::unexpected(CaptureError{"gzip input: " + http::cut_short_text("gzip", bytes.size())});
+    }
     if (inflated->cut) {
       return std::unexpected(CaptureError{"gzip input inflates to more than --max-input (" +
                                           std::to_string(options.max_input) + " bytes)"});

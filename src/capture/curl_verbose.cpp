@@ -541,7 +541,7 @@ class CurlVerboseReader {
         }
       }
     }
-    decode_body(r, ex.warnings, options_.max_body, BodySource::curl_verbose);
+    decode_body(r, ex.warnings, options_.max_body);
     return ex;
   }
 };

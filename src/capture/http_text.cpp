@@ -658,7 +658,7 @@ class HttpTextReader {
       response.body = keep_for_limit(body, max_body_);
     }
 
-    decode_body(response, warnings, max_body_, BodySource::http_text);
+    decode_body(response, warnings, max_body_);
     return dechunked;
   }
 

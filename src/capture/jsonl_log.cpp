@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "json/dom.hpp"
+#include "capture/body.hpp"
 #include "capture/json_message.hpp"
 #include "classify/request_summary.hpp"
 #include "capture/readers.hpp"
@@ -893,6 +894,7 @@ class JsonLinesReader {
         r.transport_captured = false;
         r.body = std::move(p.body);
       }
+      decode_body(r, ex.warnings, options_.max_body);  // a Content-Encoding the logged headers name
       out.push_back(std::move(ex));
     }
     return out;

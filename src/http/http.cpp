@@ -1,7 +1,5 @@
-// HTTP helpers: status lines, header lookup, media types, chunked coding, gzip, Retry-After.
+// HTTP helpers: status lines, header lookup, media types, chunked coding, Retry-After.
 #include "mcptriage/http.hpp"
-
-#include <zlib.h>
 
 #include <algorithm>
 #include <array>
@@ -204,107 +202,6 @@ std::optional<Dechunked> dechunk(std::string_view body) {
       return std::nullopt;
     }
   }
-}
-
-bool looks_gzip(std::string_view bytes) {
-  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
-         static_cast<unsigned char>(bytes[1]) == 0x8b;
-}
-
-std::expected<std::string, std::string> gunzip(std::string_view bytes, std::size_t max_output) {
-  auto inflated = gunzip_prefix(bytes, max_output);
-  if (!inflated) return std::unexpected(std::move(inflated.error()));
-  if (inflated->cut) return std::unexpected("gzip output exceeds " + std::to_string(max_output) + " bytes");
-  return std::move(inflated->bytes);
-}
-
-namespace {
-
-/// Inflates `bytes` with zlib, framed as `window_bits` says (inflateInit2: 16 + MAX_WBITS gzip,
-/// RFC 1952, member after member; MAX_WBITS zlib, RFC 1950; -MAX_WBITS raw deflate, RFC 1951).
-/// Output bounded by `max_output` bytes (then `cut`); `name` names the format in error texts.
-std::expected<Inflated, std::string> inflate_prefix(std::string_view bytes, std::size_t max_output, int window_bits,
-                                                    const std::string& name) {
-  const bool gzip = window_bits > MAX_WBITS;
-  z_stream zs{};
-  if (inflateInit2(&zs, window_bits) != Z_OK) return std::unexpected("zlib init failed");
-  struct Guard {
-    z_stream* z;
-    ~Guard() { inflateEnd(z); }
-  } guard{&zs};
-
-  std::string out;
-  std::array<unsigned char, 64 * 1024> buffer{};
-  std::size_t in_pos = 0;
-  constexpr std::size_t kMaxIn = std::numeric_limits<uInt>::max();
-  while (true) {
-    if (zs.avail_in == 0 && in_pos < bytes.size()) {
-      const std::size_t n = std::min(kMaxIn, bytes.size() - in_pos);
-      // zlib's API is not const-correct; it never writes through next_in.
-      zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + in_pos));
-      zs.avail_in = static_cast<uInt>(n);
-      in_pos += n;
-    }
-    zs.next_out = buffer.data();
-    zs.avail_out = static_cast<uInt>(buffer.size());
-    const int rc = inflate(&zs, Z_NO_FLUSH);
-    const std::size_t produced = buffer.size() - zs.avail_out;
-    if (produced > max_output - std::min(max_output, out.size())) {
-      out.append(reinterpret_cast<const char*>(buffer.data()), max_output - out.size());
-      return Inflated{std::move(out), true};
-    }
-    out.append(reinterpret_cast<const char*>(buffer.data()), produced);
-    if (rc == Z_STREAM_END) {
-      // RFC 1952 §2.2: a file may hold several members; continue while another one follows.
-      const std::size_t used = in_pos - zs.avail_in;
-      const std::string_view rest = bytes.substr(used);
-      if (!gzip || !looks_gzip(rest)) break;
-      if (inflateReset(&zs) != Z_OK) return std::unexpected("zlib reset failed");
-      continue;
-    }
-    if (rc == Z_DATA_ERROR) {
-      return std::unexpected("corrupt " + name + " data: " +
-                             (zs.msg != nullptr ? zs.msg : "invalid stream"));
-    }
-    if (rc == Z_MEM_ERROR) return std::unexpected("zlib out of memory");
-    if (rc == Z_NEED_DICT || rc == Z_STREAM_ERROR) {
-      return std::unexpected("corrupt " + name + " data");
-    }
-    const bool input_done = zs.avail_in == 0 && in_pos >= bytes.size();
-    if (input_done && zs.avail_out != 0) {
-      return std::unexpected("truncated " + name + " data: stream ends after " +
-                             std::to_string(bytes.size()) + " bytes");
-    }
-    if (rc == Z_BUF_ERROR && zs.avail_in != 0 && zs.avail_out != 0) {
-      return std::unexpected("corrupt " + name + " data: no progress");
-    }
-  }
-  return Inflated{std::move(out), false};
-}
-
-/// True when `bytes` start with a zlib header (RFC 1950 §2.2: CM 8 deflate, CINFO at most 7,
-/// CMF·256 + FLG a multiple of 31).
-bool looks_zlib(std::string_view bytes) {
-  if (bytes.size() < 2) return false;
-  const auto cmf = static_cast<unsigned char>(bytes[0]);
-  const auto flg = static_cast<unsigned char>(bytes[1]);
-  return (cmf & 0x0F) == 8 && (cmf >> 4) <= 7 && ((cmf << 8) | flg) % 31 == 0;
-}
-
-}  // namespace
-
-std::expected<Inflated, std::string> gunzip_prefix(std::string_view bytes, std::size_t max_output) {
-  return inflate_prefix(bytes, max_output, 16 + MAX_WBITS, "gzip");
-}
-
-std::expected<Inflated, std::string> inflate_deflate_prefix(std::string_view bytes, std::size_t max_output) {
-  if (looks_zlib(bytes)) {
-    auto wrapped = inflate_prefix(bytes, max_output, MAX_WBITS, "deflate");
-    if (wrapped) return wrapped;
-    if (auto raw = inflate_prefix(bytes, max_output, -MAX_WBITS, "deflate")) return raw;
-    return wrapped;  // zlib's reason: the header said zlib
-  }
-  return inflate_prefix(bytes, max_output, -MAX_WBITS, "deflate");
 }
 
 namespace {

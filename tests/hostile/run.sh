@@ -252,7 +252,7 @@ fi
 if want gzip-bomb; then
   run gzip-bomb 700 30 gen:gzip-bomb:314572800 "${tool[@]}"
   expect_exit 0; expect_records 1 MALFORMED_JSON/cut_at_limit
-  expect_jq '.warnings | any(test("larger than --max-body \\(268435456 bytes\\) once inflated"))'; done_case
+  expect_jq '.warnings | any(test("larger than --max-body \\(268435456 bytes\\) once inflated \\(gzip\\)"))'; done_case
 fi
 if want gzip-input-bomb; then
   run gzip-input-bomb 256 20 gen:gzip-input:104857600 "${tool[@]}" --max-input 64M

@@ -648,13 +648,34 @@ TEST(CaptureText, ChunkFramingCutShortIsTruncated) {
   EXPECT_EQ((*result)[0].response.body_state, BodyState::truncated);
 }
 
-TEST(CaptureText, CorruptGzipBodyKeptRaw) {
-  const std::string gz = "\x1f\x8b\x08\x00garbage";
+TEST(CaptureText, GzipHeaderThenNothingIsCutShort) {
+  // A gzip header and the first bits of a block, then the end: a stream cut short, judged on
+  // what it decodes to (nothing here), never on the compressed bytes (docs/formats.md).
+  const std::string gz = "\x1f\x8b\x08\x00garbage"s;
   const std::string text = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n" + gz;
   const auto result = read_capture(text, "gz.txt");
   ASSERT_TRUE(result);
-  EXPECT_EQ((*result)[0].response.body, gz);
-  EXPECT_TRUE(has_warning((*result)[0], "gzip")) << all_warnings((*result)[0]);
+  const auto& r = (*result)[0].response;
+  EXPECT_EQ(r.body, "");
+  EXPECT_EQ(r.body_state, BodyState::truncated);
+  EXPECT_TRUE(r.undecoded_coding.empty());
+  EXPECT_TRUE(has_warning((*result)[0], "gzip body cut short")) << all_warnings((*result)[0]);
+}
+
+TEST(CaptureText, CorruptGzipBodyIsKeptAndNotDecoded) {
+  // Bytes with the gzip magic that are no gzip data: kept as captured, the coding named in
+  // undecoded_coding (NOT_CAPTURED body_not_decoded), the same in every reader.
+  // A gzip header, then a deflate block of the reserved type 11 (RFC 1951 §3.2.3): an error.
+  const std::string gz = "\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\x03\x07{\"jsonrpc\":\"2.0\"}"s;
+  const std::string text = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n\r\n" + gz;
+  const auto result = read_capture(text, "gz.txt");
+  ASSERT_TRUE(result);
+  const auto& r = (*result)[0].response;
+  EXPECT_EQ(r.body, gz);
+  EXPECT_EQ(r.body_state, BodyState::complete);
+  EXPECT_EQ(r.undecoded_coding, "gzip");
+  EXPECT_TRUE(has_warning((*result)[0], "Content-Encoding: gzip body that does not decode (corrupt gzip data"))
+      << all_warnings((*result)[0]);
 }
 
 TEST(CaptureText, RequestWithout100ContinueBodyOnTheWire) {

@@ -237,10 +237,26 @@ TEST(HttpDeflate, CutAtTheBound) {
 }
 
 TEST(HttpDeflate, CorruptOrCutData) {
-  EXPECT_FALSE(http::inflate_deflate_prefix("\xff\xff\xff\xff not deflate", 1024));
+  const auto bad = http::inflate_deflate_prefix("\xff\xff\xff\xff not deflate", 1024);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().find("deflate"), std::string::npos) << bad.error();
+  // Cut inside the stream: what it held so far, and input_ended (a body cut short).
   const auto cut = http::inflate_deflate_prefix(kZlibBytes.substr(0, 20), 1024);
-  ASSERT_FALSE(cut);
-  EXPECT_NE(cut.error().find("deflate"), std::string::npos) << cut.error();
+  ASSERT_TRUE(cut) << cut.error();
+  EXPECT_TRUE(cut->input_ended);
+  EXPECT_FALSE(cut->cut);
+  EXPECT_TRUE(kGzipPlain.starts_with(cut->bytes)) << cut->bytes;
+}
+
+TEST(HttpGzip, CutDataGivesWhatItHeld) {
+  const auto cut = http::gunzip_prefix(kGzipBytes.substr(0, 30), 1024);
+  ASSERT_TRUE(cut) << cut.error();
+  EXPECT_TRUE(cut->input_ended);
+  EXPECT_TRUE(kGzipPlain.starts_with(cut->bytes)) << cut->bytes;
+  const auto whole = http::gunzip_prefix(kGzipBytes, 1024);
+  ASSERT_TRUE(whole) << whole.error();
+  EXPECT_FALSE(whole->input_ended);
+  EXPECT_EQ(http::cut_short_text("gzip", 30), "truncated gzip data: stream ends after 30 bytes");
 }
 
 // 1994-11-06T08:49:37Z, the RFC 9110 example date.
