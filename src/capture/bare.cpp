@@ -19,7 +19,7 @@ std::vector<Exchange> bare_exchange(std::string_view bytes, std::string_view nam
   ex.format = format;
   ex.response.http_version = "";
   ex.response.status = options.assumed_status;
-  ex.response.body = keep_for_limit(bytes, options.max_body);
+  ex.response.body = keep_for_limit(bytes, {}, options.max_body);
   ex.response.body_state = BodyState::complete;
   ex.response.transport_captured = false;
   ex.warnings.push_back("transport not captured; status assumed " +

@@ -124,8 +124,11 @@ void decode_body(Response& response, std::vector<std::string>& warnings, std::si
   }
 }
 
-std::string keep_for_limit(std::string_view body, std::size_t max_body) {
-  return std::string(body.substr(0, body.size() > max_body ? max_body + 1 : body.size()));
+std::string keep_for_limit(std::string_view body, const Headers& headers, std::size_t max_body) {
+  const auto coding = find_header(headers, "Content-Encoding");
+  const bool coded = http::looks_gzip(body) || (coding && !content_codings(*coding).empty());
+  if (coded || body.size() <= max_body) return std::string(body);
+  return std::string(body.substr(0, max_body + 1));
 }
 
 void limit_body(Response& response, std::vector<std::string>& warnings, std::size_t max_body) {

@@ -27,9 +27,11 @@ namespace mcptriage::capture {
 ///   judged, and it is not the server's JSON that failed).
 void decode_body(Response& response, std::vector<std::string>& warnings, std::size_t max_body);
 
-/// The first bytes of `body` a reader keeps: all of it, or `max_body` + 1 bytes when it is longer
-/// (one byte past the limit is enough for limit_body to cut it and say so).
-std::string keep_for_limit(std::string_view body, std::size_t max_body);
+/// The bytes of `body` a reader keeps: all of them, or `max_body` + 1 bytes when it is longer (one
+/// byte past the limit is enough for limit_body to cut it and say so). A body still in a content
+/// coding (`headers` name one, or it starts with the gzip magic) is kept whole: `--max-body`
+/// bounds what it decodes to (decode_body), and a coded body cut first would read as cut short.
+std::string keep_for_limit(std::string_view body, const Headers& headers, std::size_t max_body);
 
 /// `--max-body` for every reader: a body longer than `max_body` is cut to it and marked truncated
 /// and `cut_at_max_body` (so that it is never a success and the classifier names the flag:

@@ -655,7 +655,7 @@ class HttpTextReader {
       if (const auto trailer = find_header(headers, "Trailer"); trailer && !body.empty()) {
         body = strip_trailers(body, *trailer, warnings);
       }
-      response.body = keep_for_limit(body, max_body_);
+      response.body = keep_for_limit(body, response.headers, max_body_);
     }
 
     decode_body(response, warnings, max_body_);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <cstdio>
 #include <random>
@@ -381,6 +382,52 @@ TEST(MaxBody, LongBodyIsCutAndNeverSuccess) {
   ASSERT_EQ(c.size(), 1u);
   EXPECT_EQ(c[0].outcome, Outcome::MALFORMED_JSON);
   EXPECT_EQ(to_string(c[0].reason), "cut_at_limit");  // cut by --max-body, not by the sender
+}
+
+namespace {
+
+/// `plain` as one gzip member (zlib's deflate with the gzip wrapper, RFC 1952).
+std::string gzip_of(std::string_view plain) {
+  z_stream zs{};
+  EXPECT_EQ(deflateInit2(&zs, Z_BEST_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out(deflateBound(&zs, static_cast<uLong>(plain.size())) + 32, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(plain.data()));
+  zs.avail_in = static_cast<uInt>(plain.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
+}
+
+}  // namespace
+
+TEST(MaxBody, CodedBodyLargerThanTheLimitIsCutAtTheLimitNotCutShort) {
+  // A gzip body whose compressed bytes alone pass --max-body: the limit bounds what it inflates
+  // to (cut_at_limit), it does not cut the compressed bytes first (which read as a gzip stream
+  // cut short: MALFORMED_JSON truncated, blaming the transfer).
+  std::mt19937 rng(7);
+  std::string text;
+  for (int i = 0; i < 400; ++i) text.push_back(static_cast<char>('a' + rng() % 26));
+  const std::string body = R"({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":")" + text + "\"}]}}";
+  const std::string gz = gzip_of(body);
+  ASSERT_GT(gz.size(), 200u);
+  const std::string capture = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n\r\n" + gz;
+  CaptureOptions options;
+  options.max_body = 100;
+  auto exs = read_capture(capture, "t", options);
+  ASSERT_TRUE(exs);
+  const Response& r = (*exs)[0].response;
+  EXPECT_EQ(r.body, body.substr(0, 100));
+  EXPECT_EQ(r.body_state, BodyState::truncated);
+  EXPECT_TRUE(r.cut_at_max_body);
+  ContextFlags flags;
+  flags.id = JsonRpcId{JsonRpcId::Kind::integer, "1"};
+  flags.method = "tools/call";
+  const auto c = classify((*exs)[0], flags, 0);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].reason, Reason::cut_at_limit);
 }
 
 TEST(MaxBody, GunzipPrefixStopsAtTheLimit) {
