@@ -68,6 +68,16 @@ std::string cut_short_text(std::string_view coding, std::size_t input_bytes);
 /// instead (accepted, as browsers do). Output bounded by `max_output` bytes (then `cut`).
 std::expected<Inflated, std::string> inflate_deflate_prefix(std::string_view bytes, std::size_t max_output);
 
+/// Like gunzip_prefix, for the `br` content coding: a Brotli stream (RFC 7932; RFC 9110 §8.4.1
+/// registry). Bytes after the end of the stream are not decoded (not body).
+std::expected<Inflated, std::string> decode_brotli_prefix(std::string_view bytes, std::size_t max_output);
+
+/// Like gunzip_prefix, for the `zstd` content coding: Zstandard frames one after another (RFC 8878
+/// §3, its §7.2 registers the coding); skippable frames are passed over, bytes after the last
+/// frame are not decoded. Windows up to zstd's default limit (2^27 bytes) are accepted, so the
+/// 8 MB that RFC 9659 asks encoders to keep to always is.
+std::expected<Inflated, std::string> decode_zstd_prefix(std::string_view bytes, std::size_t max_output);
+
 /// Parses an HTTP-date (RFC 9110 §5.6.7: IMF-fixdate, or the obsolete RFC 850 and asctime
 /// forms), e.g. a `Date` header value. Returns Unix seconds; nullopt when invalid.
 /// `now_unix_seconds` only settles the century of an RFC 850 two-digit year.

@@ -41,6 +41,8 @@ using Decoder = std::expected<http::Inflated, std::string> (*)(std::string_view,
 Decoder decoder_for(std::string_view coding) {
   if (coding == "gzip" || coding == "x-gzip") return http::gunzip_prefix;
   if (coding == "deflate") return http::inflate_deflate_prefix;
+  if (coding == "br") return http::decode_brotli_prefix;
+  if (coding == "zstd") return http::decode_zstd_prefix;
   return nullptr;
 }
 
@@ -90,7 +92,7 @@ void decode_body(Response& response, std::vector<std::string>& warnings, std::si
       codings.push_back(coding);
       response.undecoded_coding = joined(codings);
       warnings.push_back("Content-Encoding: " + response.undecoded_coding +
-                         " not decoded (mcptriage decodes gzip and deflate): the body cannot be read; capture it "
+                         " not decoded (mcptriage decodes gzip, deflate, br and zstd): the body cannot be read; capture it "
                          "decoded (curl --compressed, a HAR with decoded content.text)");
       return;
     }

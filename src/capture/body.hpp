@@ -14,8 +14,9 @@ namespace mcptriage::capture {
 
 /// Decodes the body of `response` in place while its bytes still carry a content coding (RFC
 /// 9110 §8.4), the coding applied last first: `gzip`/`x-gzip` (RFC 1952; bytes starting `1f 8b`
-/// are gzip whatever the header says: curl without --compressed writes them as received) and
-/// `deflate` (RFC 9110 §8.4.1.2: zlib-wrapped, or raw as some servers send it). Bytes that read as
+/// are gzip whatever the header says: curl without --compressed writes them as received),
+/// `deflate` (RFC 9110 §8.4.1.2: zlib-wrapped, or raw as some servers send it), `br` (RFC 7932)
+/// and `zstd` (RFC 8878). Bytes that read as
 /// text (UTF-8 without C0 controls) were decoded by the capture tool (curl --compressed, HAR
 /// exporters) and are left as they are. One policy for every reader (docs/formats.md "Content
 /// codings"), each outcome with a warning:

@@ -1,9 +1,13 @@
 // HTTP content codings (RFC 9110 §8.4.1): gzip (RFC 1952) and deflate (RFC 1950/1951) with zlib,
-// each bounded in output (`--max-body`, decompression bombs).
+// br (RFC 7932) with Debian's brotli 1.0.9, zstd (RFC 8878) with zstd 1.5.4; each bounded in
+// output (`--max-body`, decompression bombs).
+#include <brotli/decode.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <utility>
@@ -113,6 +117,88 @@ std::expected<Inflated, std::string> inflate_deflate_prefix(std::string_view byt
     return wrapped;  // zlib's reason: the header said zlib
   }
   return inflate_prefix(bytes, max_output, -MAX_WBITS, "deflate");
+}
+
+namespace {
+
+constexpr std::size_t kChunk = 64 * 1024;  ///< output produced per decoder call
+
+/// Appends `produced` bytes of `chunk` to `out` unless that passes `max_output`; then fills `out`
+/// up to it and returns true (the output is cut there).
+bool append_bounded(std::string& out, const std::uint8_t* chunk, std::size_t produced, std::size_t max_output) {
+  if (produced > max_output - std::min(max_output, out.size())) {
+    out.append(reinterpret_cast<const char*>(chunk), max_output - out.size());
+    return true;
+  }
+  out.append(reinterpret_cast<const char*>(chunk), produced);
+  return false;
+}
+
+/// True when `bytes` starts a zstd frame or a skippable frame (RFC 8878 §3.1.1, §3.1.2).
+bool looks_zstd_frame(std::string_view bytes) {
+  if (bytes.size() < 4) return false;
+  const auto b = [&](std::size_t i) { return static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i])); };
+  const std::uint32_t magic = b(0) | (b(1) << 8) | (b(2) << 16) | (b(3) << 24);
+  return magic == 0xFD2FB528u || (magic & 0xFFFFFFF0u) == 0x184D2A50u;
+}
+
+}  // namespace
+
+std::expected<Inflated, std::string> decode_brotli_prefix(std::string_view bytes, std::size_t max_output) {
+  BrotliDecoderState* state = BrotliDecoderCreateInstance(nullptr, nullptr, nullptr);
+  if (state == nullptr) return std::unexpected("brotli decoder init failed");
+  struct Guard {
+    BrotliDecoderState* s;
+    ~Guard() { BrotliDecoderDestroyInstance(s); }
+  } guard{state};
+  std::size_t avail_in = bytes.size();
+  const auto* next_in = reinterpret_cast<const std::uint8_t*>(bytes.data());
+  std::string out;
+  std::array<std::uint8_t, kChunk> chunk{};
+  while (true) {
+    std::size_t avail_out = chunk.size();
+    std::uint8_t* next_out = chunk.data();
+    const BrotliDecoderResult rc =
+        BrotliDecoderDecompressStream(state, &avail_in, &next_in, &avail_out, &next_out, nullptr);
+    if (append_bounded(out, chunk.data(), chunk.size() - avail_out, max_output)) return Inflated{std::move(out), true};
+    switch (rc) {
+      case BROTLI_DECODER_RESULT_SUCCESS: return Inflated{std::move(out), false};  // bytes after the stream: not body
+      case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT: continue;
+      case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT: return Inflated{std::move(out), false, true};  // all input read
+      case BROTLI_DECODER_RESULT_ERROR:
+      default:
+        return std::unexpected(std::string("corrupt br data: ") +
+                               BrotliDecoderErrorString(BrotliDecoderGetErrorCode(state)));
+    }
+  }
+}
+
+std::expected<Inflated, std::string> decode_zstd_prefix(std::string_view bytes, std::size_t max_output) {
+  ZSTD_DCtx* dctx = ZSTD_createDCtx();
+  if (dctx == nullptr) return std::unexpected("zstd decoder init failed");
+  struct Guard {
+    ZSTD_DCtx* d;
+    ~Guard() { ZSTD_freeDCtx(d); }
+  } guard{dctx};
+  if (!looks_zstd_frame(bytes)) {
+    return std::unexpected(bytes.size() < 4 ? "truncated zstd data: no frame header"
+                                            : "corrupt zstd data: no zstd frame magic (RFC 8878 §3.1.1)");
+  }
+  ZSTD_inBuffer in{bytes.data(), bytes.size(), 0};
+  std::string out;
+  std::array<std::uint8_t, kChunk> chunk{};
+  while (true) {
+    ZSTD_outBuffer o{chunk.data(), chunk.size(), 0};
+    const std::size_t rc = ZSTD_decompressStream(dctx, &o, &in);
+    if (ZSTD_isError(rc)) return std::unexpected(std::string("corrupt zstd data: ") + ZSTD_getErrorName(rc));
+    if (append_bounded(out, chunk.data(), o.pos, max_output)) return Inflated{std::move(out), true};
+    if (rc == 0) {
+      // A frame ended. Frames may follow one another (RFC 8878 §3); other bytes after it are not body.
+      if (!looks_zstd_frame(bytes.substr(in.pos))) return Inflated{std::move(out), false};
+      continue;
+    }
+    if (in.pos == in.size && o.pos < o.size) return Inflated{std::move(out), false, true};  // ends inside a frame
+  }
 }
 
 }  // namespace mcptriage::http

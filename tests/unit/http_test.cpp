@@ -300,3 +300,80 @@ TEST(HttpRetryAfter, ObsoleteDateForms) {
 }
 
 }  // namespace
+
+namespace {
+
+// {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"abcabcabd" x 40}]}} (433 bytes)
+// as br (node 20 zlib.brotliCompressSync, quality 11) and as zstd (zstd 1.5.4 -19 --no-check).
+std::string coded_plain() {
+  std::string text;
+  for (int i = 0; i < 40; ++i) text += "abcabcabd";
+  return R"({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":")" + text + "\"}]}}";
+}
+constexpr char kBr[] =
+    "\x1b\xb0\x01\xc0\x34\x64\x98\x05\x99\x5b\xea\xcf\x8c\xa9\x91\x54\x9d\x41\xa1\xd8\x9c\x95\xa1\x93\x3b\x30"
+    "\xfe\x2d\xa0\x56\x12\x60\x01\x49\xe0\x50\x09\x12\xcd\x11\x48\x1a\xd3\x23\x22\x45\x72\xd5\xfd\x9f\x63\x0c"
+    "\x6d\x08\x37\xb0\xde\x21\x55\xc2\xd0\x33\x49\x24\x67\x48\x22\xad\xb1\x8f\xff\x33\x62\x43\xad\x2a";
+constexpr std::string_view kBrBytes(kBr, sizeof(kBr) - 1);
+constexpr char kZstd[] =
+    "\x28\xb5\x2f\xfd\x00\x68\x4d\x02\x00\x72\xc4\x0e\x12\x90\xcf\x01\xec\xe6\xe8\x78\x00\x39\xa0\xfe\xa3\x0a"
+    "\xcb\xb1\xb1\xdb\x4b\x39\x9b\x7c\x95\xd0\x79\x83\x53\xbb\xe8\xfb\x2b\x5e\x7a\x5c\xfa\xf4\x2d\xfa\x60\x3a"
+    "\xee\x53\x57\xe7\x92\x07\xa3\xaf\xd8\xc1\x45\x20\xef\xa7\x28\x1f\x9c\xed\x38\x03\x00\x5c\x2c\x4a\xe8\x84"
+    "\x66\x0d\x05\x0a";
+constexpr std::string_view kZstdBytes(kZstd, sizeof(kZstd) - 1);
+
+}  // namespace
+
+TEST(HttpBrotli, Decodes) {
+  ASSERT_EQ(kBrBytes.size(), 76u);
+  const auto out = http::decode_brotli_prefix(kBrBytes, 1 << 20);
+  ASSERT_TRUE(out) << out.error();
+  EXPECT_EQ(out->bytes, coded_plain());
+  EXPECT_FALSE(out->cut);
+  EXPECT_FALSE(out->input_ended);
+  const auto trailing = http::decode_brotli_prefix(std::string(kBrBytes) + "200", 1 << 20);
+  ASSERT_TRUE(trailing) << trailing.error();
+  EXPECT_EQ(trailing->bytes, coded_plain()) << "bytes after the stream (curl -w output) are not body";
+}
+
+TEST(HttpBrotli, BoundedCutShortAndCorrupt) {
+  const auto cut = http::decode_brotli_prefix(kBrBytes, 100);
+  ASSERT_TRUE(cut) << cut.error();
+  EXPECT_TRUE(cut->cut);
+  EXPECT_EQ(cut->bytes, coded_plain().substr(0, 100));
+  const auto shorter = http::decode_brotli_prefix(kBrBytes.substr(0, 40), 1 << 20);
+  ASSERT_TRUE(shorter) << shorter.error();
+  EXPECT_TRUE(shorter->input_ended);
+  EXPECT_TRUE(coded_plain().starts_with(shorter->bytes));
+  const auto bad = http::decode_brotli_prefix("\xff\xff\xff\xff\xff\xff not br", 1 << 20);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().find("corrupt br data"), std::string::npos) << bad.error();
+}
+
+TEST(HttpZstd, DecodesFramesOneAfterAnother) {
+  ASSERT_EQ(kZstdBytes.size(), 82u);
+  const auto out = http::decode_zstd_prefix(kZstdBytes, 1 << 20);
+  ASSERT_TRUE(out) << out.error();
+  EXPECT_EQ(out->bytes, coded_plain());
+  EXPECT_FALSE(out->input_ended);
+  const auto twice = http::decode_zstd_prefix(std::string(kZstdBytes) + std::string(kZstdBytes) + "200", 1 << 20);
+  ASSERT_TRUE(twice) << twice.error();
+  EXPECT_EQ(twice->bytes, coded_plain() + coded_plain()) << "RFC 8878 §3: frames follow one another";
+}
+
+TEST(HttpZstd, BoundedCutShortAndCorrupt) {
+  const auto cut = http::decode_zstd_prefix(kZstdBytes, 100);
+  ASSERT_TRUE(cut) << cut.error();
+  EXPECT_TRUE(cut->cut);
+  EXPECT_EQ(cut->bytes, coded_plain().substr(0, 100));
+  const auto shorter = http::decode_zstd_prefix(kZstdBytes.substr(0, 40), 1 << 20);
+  ASSERT_TRUE(shorter) << shorter.error();
+  EXPECT_TRUE(shorter->input_ended);
+  EXPECT_TRUE(coded_plain().starts_with(shorter->bytes));
+  EXPECT_FALSE(http::decode_zstd_prefix("not zstd at all", 1 << 20));
+  std::string damaged(kZstdBytes);
+  damaged[20] = static_cast<char>(damaged[20] ^ 0x5a);
+  damaged[21] = static_cast<char>(damaged[21] ^ 0x5a);
+  const auto bad = http::decode_zstd_prefix(damaged, 1 << 20);
+  EXPECT_TRUE(!bad || bad->bytes != coded_plain()) << "a damaged frame never decodes to the plain text";
+}
