@@ -82,6 +82,10 @@ struct Response {
   /// The `Content-Encoding` still applied to `body` because the readers could not remove it
   /// ("br", "zstd", a "deflate" that does not inflate); empty when the body is decoded.
   std::string undecoded_coding;
+  /// The body is labelled with a `Content-Encoding` but its captured bytes are plain text, exactly
+  /// `Content-Length` of them: the bytes the server sent, which no client can decode (issue 14;
+  /// docs/formats.md "Content codings"). The body is kept as it is, with a warning.
+  bool plain_under_coding = false;
   bool transport_captured = true;  ///< false for bare bodies (no status line or headers)
 };
 

@@ -64,17 +64,43 @@ std::string said(std::string_view coding, bool labelled, std::string_view what) 
   return std::string(coding) + std::string(what) + " (the body starts with the gzip magic 1f 8b; no Content-Encoding names it)";
 }
 
+/// A body labelled with `codings` whose captured bytes are plain text (issue 14, "A
+/// Content-Encoding that does not match the bytes"): exactly Content-Length of them were the
+/// bytes on the wire, which no client can decode; otherwise the capture tool most likely decoded
+/// them (curl --compressed keeps the header and the coded length).
+void judge_plain_under_coding(Response& response, std::span<const std::string> codings,
+                              std::vector<std::string>& warnings) {
+  const std::string named = joined(codings);
+  const auto length = http::content_length(response.headers);
+  if (length && *length == response.body.size()) {
+    response.plain_under_coding = true;
+    warnings.push_back("Content-Encoding: " + named + ", but the body is plain text of exactly its Content-Length (" +
+                       std::to_string(*length) + " bytes): the bytes the server sent, which no client can decode as " +
+                       named);
+    return;
+  }
+  warnings.push_back("Content-Encoding: " + named +
+                     ", but the body is plain text: read as decoded by the capture tool, which kept the header (curl "
+                     "--compressed does); had the server sent these bytes, no client could decode them");
+}
+
 }  // namespace
 
-void decode_body(Response& response, std::vector<std::string>& warnings, std::size_t max_body) {
+void decode_body(Response& response, std::vector<std::string>& warnings, std::size_t max_body,
+                 CodingEvidence evidence) {
   if (response.body.empty()) return;
   const auto header = find_header(response.headers, "Content-Encoding");
   std::vector<std::string> codings = header ? content_codings(*header) : std::vector<std::string>{};
   // Undo the codings last applied first, while the bytes are still coded: bytes that read as
   // text were decoded by the capture tool (curl --compressed, HAR exporters) or here.
-  while (true) {
+  for (bool first = true;; first = false) {
     const bool gzip_magic = http::looks_gzip(response.body);
-    if (!gzip_magic && (codings.empty() || reads_as_text(response.body))) return;
+    if (!gzip_magic && (codings.empty() || reads_as_text(response.body))) {
+      if (first && !codings.empty() && evidence == CodingEvidence::bytes_as_captured) {
+        judge_plain_under_coding(response, codings, warnings);
+      }
+      return;
+    }
     // Bytes starting 1f 8b are gzip whatever the header says (curl without --compressed writes
     // them as received, RFC 9110 §8.4.1.3); they answer the header's last gzip if it has one.
     std::string coding;

@@ -26,7 +26,18 @@ namespace mcptriage::capture {
 /// - bytes not in their coding, or a coding not decoded here: kept as captured, the codings left
 ///   in `undecoded_coding` (the classifier's NOT_CAPTURED `body_not_decoded`: nothing can be
 ///   judged, and it is not the server's JSON that failed).
-void decode_body(Response& response, std::vector<std::string>& warnings, std::size_t max_body);
+///
+/// A body the header labels with a coding whose captured bytes are plain text (issue 14): with
+/// `bytes_as_captured`, when it has exactly its Content-Length those were the bytes on the wire,
+/// which no client can decode (Response::plain_under_coding, with a warning); otherwise it is read
+/// as decoded by the capture tool, with a warning that says both readings. A HAR's content.text is
+/// decoded by the exporter by definition (HAR 1.2): `decoded_by_format` reads it as it is.
+enum class CodingEvidence {
+  bytes_as_captured,  ///< curl -i/-v, raw HTTP, JSON Lines: the bytes may be as sent or decoded by the tool
+  decoded_by_format,  ///< HAR content.text: decoded by the exporter, whatever the headers say
+};
+void decode_body(Response& response, std::vector<std::string>& warnings, std::size_t max_body,
+                 CodingEvidence evidence = CodingEvidence::bytes_as_captured);
 
 /// The bytes of `body` a reader keeps: all of them, or `max_body` + 1 bytes when it is longer (one
 /// byte past the limit is enough for limit_body to cut it and say so). A body still in a content

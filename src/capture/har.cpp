@@ -333,7 +333,7 @@ class HarReader {
       } else if (auto enc = string_at(*content, "encoding"); enc && !enc->empty()) {
         ex.warnings.push_back("content.encoding \"" + std::string(*enc) + "\" is unknown: text read as is");
       }
-      decode_body(r, ex.warnings, options_.max_body);
+      decode_body(r, ex.warnings, options_.max_body, CodingEvidence::decoded_by_format);
     } else if (auto comment = content ? string_at(*content, "comment") : std::nullopt; comment && !comment->empty()) {
       not_captured("no content.text; the exporter says: " + std::string(*comment));
     } else if (content && integer_at(*content, "size") == 0 && !sse_media) {

@@ -181,7 +181,51 @@ TEST(CaptureSamples, CurlCompressedAlreadyDecoded) {
   const auto exs = read_sample("curl-i-compressed-gzip.txt");
   expect_single(exs, "curl-i-compressed-gzip.txt", 200, "application/json", kList);
   ASSERT_EQ(exs.size(), 1u);
-  EXPECT_TRUE(exs[0].warnings.empty()) << all_warnings(exs[0]);
+  // Read as decoded by curl, with both readings said (issue 14): the length is not the plain one.
+  ASSERT_EQ(exs[0].warnings.size(), 1u) << all_warnings(exs[0]);
+  EXPECT_TRUE(has_warning(exs[0], "but the body is plain text: read as decoded by the capture tool"))
+      << all_warnings(exs[0]);
+  EXPECT_FALSE(exs[0].response.plain_under_coding);
+}
+
+TEST(CaptureCodings, PlainBytesOfExactlyTheirLengthUnderACodingWereSentSo) {
+  // Content-Length equals the length of the plain bytes: they are what the server sent under a
+  // gzip label, which no client can decode (curl --compressed fails with exit 61).
+  const std::string body = std::string(kCall);
+  const std::string head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n";
+  auto exact = read_capture(head + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body, "t");
+  ASSERT_TRUE(exact);
+  EXPECT_TRUE((*exact)[0].response.plain_under_coding);
+  EXPECT_EQ((*exact)[0].response.body, body);
+  EXPECT_TRUE(has_warning((*exact)[0], "plain text of exactly its Content-Length")) << all_warnings((*exact)[0]);
+  // Another length (curl --compressed keeps the coded one), or none: decoded by the capture tool.
+  for (const std::string& length : {std::string("Content-Length: 40\r\n"), std::string()}) {
+    auto other = read_capture(head + length + "\r\n" + body, "t");
+    ASSERT_TRUE(other);
+    EXPECT_FALSE((*other)[0].response.plain_under_coding) << length;
+    EXPECT_TRUE(has_warning((*other)[0], "read as decoded by the capture tool")) << all_warnings((*other)[0]);
+  }
+}
+
+TEST(CaptureCodings, HarTextIsDecodedByDefinition) {
+  // HAR 1.2: content.text is decoded by the exporter, whatever Content-Encoding and
+  // Content-Length the headers still show.
+  const std::string text = std::string(kCall);
+  std::string escaped;
+  for (char c : text) {
+    if (c == '"' || c == '\\') escaped += '\\';
+    escaped += c;
+  }
+  const std::string har = R"({"log":{"version":"1.2","entries":[{"request":{"method":"POST","url":"http://h/mcp","headers":[]},)"
+                          R"("response":{"status":200,"headers":[{"name":"Content-Type","value":"application/json"},)"
+                          R"({"name":"Content-Encoding","value":"gzip"},{"name":"Content-Length","value":")" +
+                          std::to_string(text.size()) + R"("}],"content":{"mimeType":"application/json","text":")" +
+                          escaped + R"("}}}]}})";
+  auto exs = read_capture(har, "t.har");
+  ASSERT_TRUE(exs) << exs.error().message;
+  EXPECT_FALSE((*exs)[0].response.plain_under_coding);
+  EXPECT_EQ((*exs)[0].response.body, text);
+  EXPECT_FALSE(has_warning((*exs)[0], "Content-Encoding")) << all_warnings((*exs)[0]);
 }
 
 TEST(CaptureSamples, CurlGzipNotDecodedIsGunzipped) {
