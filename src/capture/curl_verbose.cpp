@@ -126,9 +126,7 @@ bool body_expected(const Transfer& t, const ResponseBlock& final) {
 
 /// The next line of `text` from `at` without its line end (LF or CRLF); `at` moves past it.
 std::string_view next_line(std::string_view text, std::size_t& at) {
-  const std::size_t lf = text.find('\n', at);
-  std::string_view line = text.substr(at, lf == npos ? npos : lf - at);
-  at = lf == npos ? text.size() : lf + 1;
+  std::string_view line = take_line(text, at);
   if (line.ends_with('\r')) line.remove_suffix(1);
   return line;
 }
@@ -559,14 +557,9 @@ bool sniff_curl_verbose(std::string_view text) {
   if (!progress && !note && !prefixed) return false;
   if (first.starts_with("> ") || first.starts_with("< ")) return true;
   // Confirm with a later `* `, `> ` or `< ` line (a bare SSE comment or text would not have one).
-  std::size_t pos = lf == npos ? head.size() : lf + 1;
-  while (pos < head.size()) {
-    const std::size_t next = head.find('\n', pos);
-    std::string_view line = head.substr(pos, next == npos ? npos : next - pos);
-    const std::string_view clean = strip_progress(line);
+  for (std::size_t pos = lf == npos ? head.size() : lf + 1; pos < head.size();) {
+    const std::string_view clean = strip_progress(take_line(head, pos));
     if (clean.starts_with("* ") || clean.starts_with("> ") || clean.starts_with("< ")) return true;
-    if (next == npos) break;
-    pos = next + 1;
   }
   return false;
 }

@@ -923,11 +923,8 @@ bool log_after_bad_first_line(simdjson::dom::parser& parser, std::string_view fi
   if (first.size() < 2 || first.back() != '}') return false;
   constexpr int kLinesLooked = 16;
   int looked = 0;
-  std::size_t pos = 0;
-  while (pos < rest.size() && looked < kLinesLooked) {
-    const std::size_t next = rest.find('\n', pos);
-    std::string_view line = trim_line(rest.substr(pos, next == npos ? npos : next - pos));
-    pos = next == npos ? rest.size() : next + 1;
+  for (std::size_t pos = 0; pos < rest.size() && looked < kLinesLooked;) {
+    const std::string_view line = trim_line(take_line(rest, pos));
     if (line.empty()) continue;
     ++looked;
     element root;
@@ -954,16 +951,11 @@ bool sniff_json_lines(std::string_view text) {
   // few lines, so that a broken line in a log does not turn it into one body with trailing data.
   constexpr int kLinesLooked = 16;
   int looked = 0;
-  std::size_t pos = lf == npos ? text.size() : lf + 1;
-  while (pos < text.size() && looked < kLinesLooked) {
-    const std::size_t next = text.find('\n', pos);
-    std::string_view line = trim_line(text.substr(pos, next == npos ? npos : next - pos));
-    if (!line.empty()) {
-      if (line.front() == '{' || line.front() == '[') return true;
-      ++looked;
-    }
-    if (next == npos) break;
-    pos = next + 1;
+  for (std::size_t pos = lf == npos ? text.size() : lf + 1; pos < text.size() && looked < kLinesLooked;) {
+    const std::string_view line = trim_line(take_line(text, pos));
+    if (line.empty()) continue;
+    if (line.front() == '{' || line.front() == '[') return true;
+    ++looked;
   }
   return false;
 }

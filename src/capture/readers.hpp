@@ -16,6 +16,15 @@
 
 namespace mcptriage::capture {
 
+/// The line of `text` that starts at `pos`, without its LF (a CR before it is kept), and `pos`
+/// moved to where the next line starts (`text.size()` after the last line).
+inline std::string_view take_line(std::string_view text, std::size_t& pos) {
+  const std::size_t lf = text.find('\n', pos);
+  const std::string_view line = text.substr(pos, lf == std::string_view::npos ? std::string_view::npos : lf - pos);
+  pos = lf == std::string_view::npos ? text.size() : lf + 1;
+  return line;
+}
+
 /// Display name of the `index`-th exchange (1-based) of input `name`: "name#index".
 std::string source_name(std::string_view name, std::size_t index);
 
