@@ -84,7 +84,8 @@ struct Response {
   std::string undecoded_coding;
   /// The body is labelled with a `Content-Encoding` but its captured bytes are plain text, exactly
   /// `Content-Length` of them: the bytes the server sent, which no client can decode (issue 14;
-  /// docs/formats.md "Content codings"). The body is kept as it is, with a warning.
+  /// docs/formats.md "Content codings"). The body is kept as it is, with a warning; the
+  /// classifier's reason is `content_encoding_mismatch`.
   bool plain_under_coding = false;
   bool transport_captured = true;  ///< false for bare bodies (no status line or headers)
 };

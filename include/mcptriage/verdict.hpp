@@ -86,6 +86,7 @@ enum class Reason : std::uint8_t {
   // INVALID_HTTP_RESPONSE
   content_type_missing_http,
   unexpected_content_type,
+  content_encoding_mismatch,
   empty_body,
   accepted_for_request,
   no_content,

@@ -532,6 +532,17 @@ class Classifier {
       out.push_back(std::move(c));
       return;
     }
+    if (r.plain_under_coding) {
+      // Plain bytes of exactly their Content-Length under a coding: sent so, and no client can
+      // decode them by the label (docs/formats.md "Content codings", issue 14).
+      const auto coding = find_header(r.headers, "Content-Encoding");
+      set(c, Reason::content_encoding_mismatch,
+          fmt::format("{}: Content-Encoding {}, but the body is {} bytes of plain text, all of its Content-Length: no "
+                      "client can decode it{}",
+                      status_text(), clip(coding.value_or("")), r.body.size(), hypothetical(r.body)));
+      out.push_back(std::move(c));
+      return;
+    }
     if (!r.transport_captured) {
       if (ex_.format == CaptureFormat::bare_sse) classify_sse(c, out);
       else classify_json_body(c, out);

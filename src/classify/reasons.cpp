@@ -31,7 +31,8 @@ constexpr std::array<ReasonEntry, kReasonCount> kRows{{
      "Capture the body too (curl -i, or -D together with -o), then classify again."},
     {R::body_not_decoded, "body_not_decoded", O::NOT_CAPTURED, A::investigate, kRfc9110ContentEncoding,
      "A 2xx response whose body still carries a Content-Encoding that mcptriage could not decode (a coding it does "
-     "not support, or deflate data that does not inflate); the warning names the coding. The bytes say nothing "
+     "not support, or bytes that are not in their coding: corrupt gzip, deflate, br or zstd data); the warning names "
+     "the coding and why. The bytes say nothing "
      "about the server's JSON, so the exchange is evidence missing rather than MALFORMED_JSON blamed on the server.",
      "Capture the decoded body (curl --compressed, or a HAR exporter that stores decoded content), then classify "
      "again."},
@@ -152,6 +153,13 @@ constexpr std::array<ReasonEntry, kReasonCount> kRows{{
      "Conforming clients reject it even when the body would be a perfect result; the detail says what the body "
      "would have been (for example 'the body would be TOOL_SUCCESS (tool_success)').",
      "Check that the URL is the MCP endpoint and not a login page or proxy; fix the server's Content-Type."},
+    {R::content_encoding_mismatch, "content_encoding_mismatch", O::INVALID_HTTP_RESPONSE, A::do_not_retry,
+     kRfc9110ContentEncoding,
+     "A 2xx whose Content-Encoding names a coding (gzip, br, ...) while its body is plain text of exactly its "
+     "Content-Length: those are the bytes the server sent, and a client decodes them by the label and fails "
+     "(curl --compressed exits 61, browsers report a decoding error). The detail says what the body would have been. "
+     "A plain body of another length was most likely decoded by the capture tool and is judged as it is.",
+     "Fix the server: send the coded bytes, or drop the Content-Encoding header for a plain body."},
     {R::empty_body, "empty_body", O::INVALID_HTTP_RESPONSE, A::do_not_retry, kMcpSendingMessages,
      "A 2xx application/json response with an empty body answering a request: a request must get one JSON-RPC "
      "response object.",

@@ -455,3 +455,20 @@ TEST(ClassifyRequestSummary, SameClassificationAndSessionFactsAsTheText) {
     }
   }
 }
+
+TEST(ClassifyCodings, PlainBytesUnderACodingAreNoSuccess) {
+  // The reader marks plain bytes of exactly their Content-Length under a Content-Encoding
+  // (Response::plain_under_coding): no client can decode them by the label (issue 14).
+  Exchange ex = json_reply(200, kSuccess);
+  ex.response.headers.push_back({"Content-Encoding", "gzip"});
+  ex.response.plain_under_coding = true;
+  const Classification c = one(ex, call());
+  EXPECT_EQ(c.outcome, Outcome::INVALID_HTTP_RESPONSE);
+  EXPECT_EQ(c.reason, Reason::content_encoding_mismatch);
+  EXPECT_NE(c.detail.find("the body would be TOOL_SUCCESS"), std::string::npos) << c.detail;
+  // A 4xx is judged by its status first, as for the other transport faults of a 2xx.
+  Exchange error = json_reply(404, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"x"}})");
+  error.response.headers.push_back({"Content-Encoding", "gzip"});
+  error.response.plain_under_coding = true;
+  EXPECT_NE(one(error, call()).reason, Reason::content_encoding_mismatch);
+}
