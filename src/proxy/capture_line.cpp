@@ -9,6 +9,7 @@
 #include "mcptriage/capture.hpp"
 #include "mcptriage/http.hpp"
 #include "mcptriage/render.hpp"
+#include "proxy/json_peek.hpp"
 
 namespace mcptriage::proxy {
 namespace {
@@ -255,6 +256,20 @@ std::string redact_body(std::string_view body) {
     }
     return std::string_view::npos;
   };
+  // One string literal, redacted as the text it holds (escapes undone, so that a `\n` ends a
+  // line for the rules that run to a line's end): the literal as it was when nothing is hidden.
+  auto literal = [&](std::string_view lit) {
+    const auto value = json_string_value(lit);
+    if (!value) return append_redacted(out, lit);
+    const std::string hidden = redact(*value);
+    if (hidden == *value) {
+      out.append(lit);
+    } else {
+      out += '"';
+      out += json_escape(hidden);
+      out += '"';
+    }
+  };
   std::size_t i = 0;
   while (i < body.size()) {
     const std::size_t q = body.find('"', i);
@@ -268,22 +283,31 @@ std::string redact_body(std::string_view body) {
       append_redacted(out, body.substr(q));  // an unterminated string: the rest as free text
       break;
     }
-    // `"name": "value"`: redacted together, so that the member rules see the name.
+    // `"name": "value"`: a member whose name the rules call secret (`"password": "..."`) has
+    // its value hidden whole.
     std::size_t k = end;
     while (k < body.size() && (body[k] == ' ' || body[k] == '\t')) ++k;
     if (k < body.size() && body[k] == ':') {
-      ++k;
-      while (k < body.size() && (body[k] == ' ' || body[k] == '\t')) ++k;
-      if (k < body.size() && body[k] == '"') {
-        const std::size_t vend = literal_end(k);
-        if (vend != std::string_view::npos) {
-          append_redacted(out, body.substr(q, vend - q));
+      std::size_t v = k + 1;
+      while (v < body.size() && (body[v] == ' ' || body[v] == '\t')) ++v;
+      if (v < body.size() && body[v] == '"') {
+        const std::size_t vend = literal_end(v);
+        const auto name = json_string_value(body.substr(q, end - q));
+        if (vend != std::string_view::npos && name) {
+          const std::string probe = "\"" + *name + "\": \"x\"";
+          if (redact(probe) != probe) {
+            out.append(body.substr(q, v - q));
+            out += "\"[REDACTED]\"";
+          } else {
+            out.append(body.substr(q, v - q));
+            literal(body.substr(v, vend - v));
+          }
           i = vend;
           continue;
         }
       }
     }
-    append_redacted(out, body.substr(q, end - q));
+    literal(body.substr(q, end - q));
     i = end;
   }
   return out;

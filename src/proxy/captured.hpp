@@ -95,9 +95,10 @@ std::string live_members(const Captured& c, bool resend);
 std::optional<Skip> skip_of(std::string_view har_entry_text);
 
 /// Credentials in a body, hidden without breaking its JSON: inside a JSON or event-stream body,
-/// each string literal is redacted on its own (a `"name": "value"` member together, so that
-/// `"password": "..."` rules apply), so a rule that runs to the end of a line stops at the
-/// string's end; any other body (a form, text) is redacted as free text. redact(), docs/security.md.
+/// each string literal is redacted as the text it holds (escapes undone, then escaped again only
+/// when something was hidden), and the value of a member whose name the rules call secret
+/// (`"password": "..."`) is hidden whole, so no rule can run past a string's end; any other body
+/// (a form, text) is redacted as free text. redact(), docs/security.md.
 std::string redact_body(std::string_view body);
 
 }  // namespace mcptriage::proxy

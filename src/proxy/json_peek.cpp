@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace mcptriage::proxy {
 namespace {
@@ -32,6 +33,17 @@ class Skim {
   bool string(std::string* out) {
     if (!eat('"')) return false;
     while (i_ < s_.size()) {
+      // The plain run up to the next quote or backslash, in one step.
+      std::size_t run = i_;
+      while (run < s_.size() && s_[run] != '"' && s_[run] != '\\') {
+        const void* q = std::memchr(s_.data() + run, '"', s_.size() - run);
+        const std::size_t qa = q ? static_cast<std::size_t>(static_cast<const char*>(q) - s_.data()) : s_.size();
+        const void* b = std::memchr(s_.data() + run, '\\', qa - run);
+        run = b ? static_cast<std::size_t>(static_cast<const char*>(b) - s_.data()) : qa;
+      }
+      if (out) out->append(s_.data() + i_, run - i_);
+      i_ = run;
+      if (i_ >= s_.size()) return false;
       const char c = s_[i_++];
       if (c == '"') return true;
       if (c != '\\') {
@@ -210,6 +222,13 @@ Peek peek_message(std::string_view text) {
   else if (has_id && (has_result || has_error)) p.kind = MessageKind::response;
   p.is_error = p.kind == MessageKind::response && has_error;
   return p;
+}
+
+std::optional<std::string> json_string_value(std::string_view literal) {
+  Skim k(literal);
+  std::string out;
+  if (!k.string(&out) || k.pos() != literal.size()) return std::nullopt;
+  return out;
 }
 
 }  // namespace mcptriage::proxy

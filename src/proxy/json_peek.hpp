@@ -40,4 +40,8 @@ struct Peek {
 /// depth costs constant stack. Linear in the text.
 Peek peek_message(std::string_view text);
 
+/// The value of the JSON string literal `literal` (with its quotes, RFC 8259 §7) as UTF-8, or
+/// nullopt when it is not one string literal.
+std::optional<std::string> json_string_value(std::string_view literal);
+
 }  // namespace mcptriage::proxy

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <condition_variable>
 #include <csignal>
@@ -214,7 +215,7 @@ int proxy_main(int argc, char** argv) {
   app.add_option("--report-junit", opt.report_junit, "Write a JUnit XML report to FILE at the end")->type_name("FILE");
   app.add_option("--report-tap", opt.report_tap, "Write a TAP version 13 report to FILE at the end ('-' for stdout)")
       ->type_name("FILE");
-  app.add_flag("-q,--quiet", opt.quiet, "No start-up lines and no summary line on stderr");
+  app.add_flag("-q,--quiet", opt.quiet, "On stderr only the 'listening on' line and errors: no other start-up lines, no summary line");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -299,6 +300,12 @@ int proxy_main(int argc, char** argv) {
     recordings.push_back(std::move(*r));
   }
 
+  if (!is_loopback(config.listen.address())) {
+    // Only by an explicit address (a port alone is 127.0.0.1); said before binding.
+    std::cerr << "mcptriage proxy: warning: --listen " << escape_terminal(opt.listen)
+              << " is not a loopback address: anyone who can reach this machine can send requests to the upstream "
+                 "through the proxy, with whatever credentials the upstream trusts\n";
+  }
   net::io_context ioc(1);
   Queue queue;
   RecordBudget budget(opt.record_memory);
@@ -310,14 +317,11 @@ int proxy_main(int argc, char** argv) {
   const tcp::endpoint bound = server.local_endpoint();
   const std::string host = bound.address().is_v6() ? "[" + bound.address().to_string() + "]" : bound.address().to_string();
   const std::string origin = fmt::format("http://{}:{}", host, bound.port());
-  if (!is_loopback(bound.address())) {
-    std::cerr << "mcptriage proxy: warning: listening on " << host
-              << ", not a loopback address: anyone who can reach this machine can send requests to the upstream "
-                 "through the proxy\n";
-  }
+  // Always said, --quiet or not: with --listen ADDRESS:0 it is how a script learns the port.
+  std::cerr << "mcptriage proxy: listening on " << origin << ", forwarding to " << escape_terminal(redact_url(opt.upstream))
+            << "\n";
   if (!opt.quiet) {
-    std::cerr << "mcptriage proxy: listening on " << origin << ", forwarding to " << escape_terminal(redact_url(opt.upstream))
-              << "\nmcptriage proxy: point the client at " << origin << escape_terminal(config.upstream.path) << "\n";
+    std::cerr << "mcptriage proxy: point the client at " << origin << escape_terminal(config.upstream.path) << "\n";
     for (const Rule& r : config.rules) std::cerr << "mcptriage proxy: --inject " << escape_terminal(r.text) << "\n";
     for (const auto& r : recordings) {
       std::cerr << "mcptriage proxy: recording to " << escape_terminal(r->path())
@@ -349,6 +353,8 @@ int proxy_main(int argc, char** argv) {
   std::map<std::string, std::size_t> cuts;
   const auto run_started = Clock::now();
   int triage_status = 0;
+  const bool want_har = std::any_of(recordings.begin(), recordings.end(),
+                                    [](const auto& r) { return r->kind() == Recording::Kind::har; });
   std::thread triage_thread([&] {
     Triage triage(topt, stdout);
     Watcher watcher(*watch);
@@ -365,10 +371,15 @@ int proxy_main(int argc, char** argv) {
           continue;
         }
         Captured& c = std::get<Captured>(item);
-        // Not every exchange is MCP: the HAR reader's rule decides, on the entry a .har would hold.
-        const std::string har = har_entry(c);
+        // Not every exchange is MCP: the HAR reader's rule decides, on the entry a .har would hold
+        // (a POST of a JSON-RPC message always is one, so its entry is made only for a .har).
+        // The same rule then skips it when a .har recording is read back.
+        // A response the proxy made itself (a 502, a 413) is always judged: the client got it.
+        const bool maybe_skip =
+            !c.made_by_proxy && (c.method != "POST" || peek_message(c.request_body).kind == MessageKind::other);
+        const std::string har = maybe_skip || want_har ? har_entry(c) : std::string();
         std::optional<Skip> skip;
-        if (c.method != "POST" || peek_message(c.request_body).kind == MessageKind::other) skip = skip_of(har);
+        if (maybe_skip) skip = skip_of(har);
         const std::string line = exchange_line(c, skip);
         for (const auto& r : recordings) r->write(line, har);
         ++entry;
@@ -437,8 +448,8 @@ int proxy_main(int argc, char** argv) {
       first = false;
     }
     j += fmt::format("],\"duration_ms\":{},\"stopped_by\":\"{}\"}}", duration.count(), json_escape(stopped_by));
-    t += fmt::format("; stopped by {}\n", stopped_by);
-    triage_status = triage.finish(j, escape_terminal(t));
+    t += fmt::format("; stopped by {}", stopped_by);
+    triage_status = triage.finish(j, escape_terminal(t) + "\n");
   });
 
   // Signals: the first stops the proxy (every open exchange recorded as cut, the summary and

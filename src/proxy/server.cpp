@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <deque>
 #include <map>
 #include <optional>
@@ -459,9 +460,15 @@ class Conn : public std::enable_shared_from_this<Conn> {
   }
 
   void on_sent() {
+    // Room for a whole relay buffer per read: beast::read_size() prepares no more than the
+    // flat_buffer's spare capacity (at least 512 bytes), so a small buffer means small reads.
+    ubuf_.reserve(kRelayBuffer);
     resp_.emplace();
     resp_->header_limit(kHeaderLimit);
-    resp_->body_limit(boost::none);
+    // No limit (the body is relayed, not kept). Not boost::none: Beast 1.74 compares the
+    // Content-Length with the optional limit as `len_ > body_limit_`, which is true for any
+    // length against an empty optional (basic_parser.ipp, finish_header).
+    resp_->body_limit(std::numeric_limits<std::uint64_t>::max());
     if (head_) resp_->skip(true);
     if (!up_tls_ && ubuf_.size() == 0) {
       up_tcp().socket().async_wait(tcp::socket::wait_read, [self = shared_from_this()](error_code ec) {

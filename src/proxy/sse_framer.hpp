@@ -44,6 +44,7 @@ class SseFramer {
 
  private:
   void finish_block(std::vector<SseBlock>& out);
+  void append(std::string_view bytes);
 
   std::size_t bound_;
   std::string current_;

@@ -187,6 +187,11 @@ TEST(ProxyRedaction, BodiesStayJson) {
             R"({"password": "[REDACTED]", "text":"Cookie: a=[REDACTED]; c=[REDACTED]","x":"Bearer [REDACTED]"})");
   EXPECT_EQ(redact_body("data: {\"access_token\":\"eyJ\",\"token_type\":\"Bearer\"}\n\n"),
             "data: {\"access_token\":\"[REDACTED]\",\"token_type\":\"Bearer\"}\n\n");
+  // A header list echoed in a JSON string: each escaped line end ends a line for the rules.
+  EXPECT_EQ(redact_body(R"({"text":"x-api-key: K1\ncookie: sid=C2\nok: 1"})"),
+            R"({"text":"x-api-key: [REDACTED]\ncookie: sid=[REDACTED]\nok: 1"})");
+  // Nothing hidden: the literal is kept as it was written (escapes and all).
+  EXPECT_EQ(redact_body(R"({"a":"caf\u00e9 \/"})"), R"({"a":"caf\u00e9 \/"})");
   EXPECT_EQ(redact_body("grant_type=authorization_code&code=abc&client_secret=xyz"),
             "grant_type=authorization_code&code=[REDACTED]&client_secret=[REDACTED]");
   set_redaction(false);
