@@ -382,6 +382,9 @@ int proxy_main(int argc, char** argv) {
         if (maybe_skip) skip = skip_of(har);
         const std::string line = exchange_line(c, skip);
         for (const auto& r : recordings) r->write(line, har);
+        // The bodies live on in the line: drop the copies before it is read back and judged.
+        std::string().swap(c.body);
+        std::string().swap(c.request_body);
         ++entry;
         const auto verdicts = triage.add(line, entry, [&](const Verdict& v) { return live_members(c, v.replay.has_value()); });
         emit(watcher.completed(c, verdicts));

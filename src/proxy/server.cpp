@@ -369,6 +369,7 @@ class Conn : public std::enable_shared_from_this<Conn> {
   void upstream_failed(std::string_view what, error_code ec) {
     close_upstream();
     if (stop_cut_ || st_->stopping) return finish_cut(BodyEnd::cut_shutdown, st_->stop_why);
+    if (client_gone_) return finish_cut(BodyEnd::cut_client, client_gone_why_);
     const std::string where = st_->cfg.upstream.host_header;
     const std::string detail = fmt::format("{}: {}", what, ec.message());
     const bool never_saw = what.starts_with("connect") || what.starts_with("resolve") || what.starts_with("TLS");
@@ -460,6 +461,7 @@ class Conn : public std::enable_shared_from_this<Conn> {
   }
 
   void on_sent() {
+    watch_client();  // a client that gives up waiting closes the upstream request too
     // Room for a whole relay buffer per read: beast::read_size() prepares no more than the
     // flat_buffer's spare capacity (at least 512 bytes), so a small buffer means small reads.
     ubuf_.reserve(kRelayBuffer);
@@ -518,17 +520,18 @@ class Conn : public std::enable_shared_from_this<Conn> {
     phase_ = Phase::streaming;
     http::async_write_header(client_, *sr_, [self = shared_from_this()](error_code wec, std::size_t) {
       if (wec) return self->relay_failed(true, wec);
-      self->watch_client();
       if (self->cutting_ && self->rule_->events == 0) return self->cut_now();
       self->relay_read();
     });
   }
 
-  /// Notices a client that goes away while the response streams (an idle event stream would
-  /// otherwise notice only at its next event): EOF on its socket ends the exchange at once.
+  /// Notices a client that goes away while it waits for the response or while the response
+  /// streams (an idle event stream would otherwise notice only at its next event): EOF on its
+  /// socket ends the exchange at once and closes the upstream connection (2026-07-28: closing the
+  /// stream is the cancellation, Streamable HTTP §Cancellation).
   void watch_client() {
     client_.socket().async_wait(tcp::socket::wait_read, [self = shared_from_this(), gen = gen_](error_code ec) {
-      if (ec || gen != self->gen_ || self->phase_ != Phase::streaming) return;
+      if (ec || gen != self->gen_ || (self->phase_ != Phase::streaming && self->phase_ != Phase::upstream)) return;
       char c = 0;
       error_code rec;
       const std::size_t n = self->client_.socket().receive(net::buffer(&c, 1), tcp::socket::message_peek, rec);

@@ -9,6 +9,7 @@
 //   POST /reset?events=N     N events, then the TCP connection is reset (RST)
 //   POST /close?events=N     N events, then the connection is closed without the last chunk
 //   POST /hang               a priming event, then nothing until the client goes away
+//   POST /slow?ms=N          a JSON result after N ms (nothing before it)
 //   POST /json?bytes=N       one JSON result whose text is N bytes
 //   POST /shortjson          a JSON result with a Content-Length longer than the bytes sent, then close
 //   POST /headers            a JSON result whose text is the request's headers, one per line
@@ -106,6 +107,15 @@ const handler = (req, res) => {
         sse(res);
         res.write('id: p1\ndata:\n\n');
         return;  // until the client goes away
+      case '/slow': {
+        const body = JSON.stringify(result(id, 'late'));
+        const t = setTimeout(() => {
+          res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+          res.end(body);
+        }, q('ms', 5000));
+        res.on('close', () => clearTimeout(t));
+        return;
+      }
       case '/json': {
         const body = JSON.stringify(result(id, pad(q('bytes', 1000))));
         res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });

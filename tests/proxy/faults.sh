@@ -38,12 +38,13 @@ grep -c '^data: ' "$WORK/reset.body" | grep -qx 2 && ok "upstream reset: the cli
   || not_ok "upstream reset: 2 events reached the client" "$(one_line "$WORK/reset.body")"
 # --- the client goes away mid-stream ------------------------------------------------------------------
 curl -s -o /dev/null --max-time 1 -X POST "$P/hang" -H 'Content-Type: application/json' -d "$CALL"
+curl -s -o /dev/null --max-time 1 -X POST "$P/slow?ms=8000" -H 'Content-Type: application/json' -d "$CALL"
 for _ in $(seq 30); do
-  [[ $(curl -s "$UP/stats" | jq .closed_early) -ge 4 ]] && break
+  [[ $(curl -s "$UP/stats" | jq .closed_early) -ge 5 ]] && break
   sleep 0.1
 done
 closed=$(curl -s "$UP/stats" | jq .closed_early)
-[[ $closed -ge 4 ]] && ok "client gone: the proxy closed the upstream stream at once ($closed streams closed early upstream)" \
+[[ $closed -ge 5 ]] && ok "client gone: the proxy closed the upstream at once, mid-stream and before the response ($closed closed early upstream)" \
   || not_ok "client gone: upstream closed" "closed_early $closed"
 # --- bounds -----------------------------------------------------------------------------------------
 big=$(curl -s -o /dev/null -w '%{size_download}' --max-time 10 -X POST "$P/json?bytes=2000000" -H 'Content-Type: application/json' -d "$CALL")
@@ -73,15 +74,17 @@ check "short JSON body: MALFORMED_JSON truncated (never a success)" \
   'map(select(.kind == null))[2] | .outcome == "MALFORMED_JSON" and .reason == "truncated"' "$R"
 check "client gone: STREAM_INCOMPLETE, the record says the client closed and the proxy closed the upstream" \
   'map(select(.kind == null))[3] | .outcome == "STREAM_INCOMPLETE" and (.warnings | any(contains("client closed its connection") and contains("closed the upstream")))' "$R"
+check "client gone before the response: NOT_CAPTURED (status 0), the record says the client closed" \
+  'map(select(.kind == null))[4] | .outcome == "NOT_CAPTURED" and .http.status == 0 and (.warnings | any(contains("client closed its connection")))' "$R"
 check "record bound: MALFORMED_JSON cut_at_limit, the record says the client got it all" \
-  'map(select(.kind == null))[4] | .outcome == "MALFORMED_JSON" and .reason == "cut_at_limit" and (.warnings | any(contains("the client got them all")))' "$R"
+  'map(select(.kind == null))[5] | .outcome == "MALFORMED_JSON" and .reason == "cut_at_limit" and (.warnings | any(contains("the client got them all")))' "$R"
 check "request over --max-body: HTTP_ERROR 413 made by the proxy" \
   'any(.kind == null and .http.status == 413 and .outcome == "HTTP_ERROR" and .proxy.made_by == "proxy")' "$R"
 check "redirect: recorded as the 307 the client got, not followed" \
   'any(.kind == null and .http.status == 307 and .reason == "redirect_not_followed" and .proxy.made_by == "upstream")' "$R"
 check "non-MCP: the OAuth metadata GET is a skipped record (not_mcp)" \
   'any(.kind == "skipped" and .reason == "not_mcp" and (.detail | contains("/.well-known/oauth-protected-resource")))' "$R"
-check "the proxy summary counts the cuts" '.[-1].kind == "proxy_summary" and .[-1].cut.upstream == 3 and .[-1].cut.client == 1 and .[-1].made_by_proxy == 1' "$R"
+check "the proxy summary counts the cuts" '.[-1].kind == "proxy_summary" and .[-1].cut.upstream == 3 and .[-1].cut.client == 2 and .[-1].made_by_proxy == 1' "$R"
 
 # --- a slow client on a fast stream: memory stays bounded ---------------------------------------
 px_start_proxy --upstream "$UP/mcp" --format jsonl -q --max-body 1M
