@@ -94,6 +94,9 @@ namespace {
 constexpr std::size_t kRelayBuffer = 64 * 1024;       ///< one read of a response body
 constexpr std::uint32_t kHeaderLimit = 64 * 1024;     ///< the largest header block read, each side
 constexpr std::size_t kMaxSessions = 10'000;          ///< sessions whose POSTs are counted
+/// The most bytes of one event a stream keeps to read it (the first event's time, the final
+/// response's, the negotiated version): a longer event is forwarded all the same, unread.
+constexpr std::size_t kEventBound = 1 << 20;
 
 Headers fields_of(const http::fields& f) {
   Headers out;
@@ -462,6 +465,7 @@ class Conn : public std::enable_shared_from_this<Conn> {
 
   void on_sent() {
     watch_client();  // a client that gives up waiting closes the upstream request too
+    std::string().swap(req_.body());  // sent (and copied for the record): no need to keep it
     // Room for a whole relay buffer per read: beast::read_size() prepares no more than the
     // flat_buffer's spare capacity (at least 512 bytes), so a small buffer means small reads.
     ubuf_.reserve(kRelayBuffer);
@@ -501,7 +505,10 @@ class Conn : public std::enable_shared_from_this<Conn> {
     const auto ct = res.find(http::field::content_type);
     sse_ = ct != res.end() && mcptriage::http::media_type_is(std::string_view(ct->value().data(), ct->value().size()), "text/event-stream");
     framer_.reset();
-    if (sse_) framer_.emplace(st_->cfg.max_body);
+    const bool cut_rule = rule_ && rule_->action == Action::cut_after_events;
+    // A cut-after-events rule holds whole events (up to --max-body); otherwise an event is read
+    // from its first kEventBound bytes.
+    if (sse_) framer_.emplace(cut_rule ? st_->cfg.max_body : kEventBound);
     cutting_ = false;
     if (rule_ && rule_->action == Action::cut_after_events) {
       if (sse_) {

@@ -214,6 +214,10 @@ int Triage::finish(std::string_view extra_jsonl, std::string_view extra_table) {
     out += extra_table;
   }
   write(out);
+  if (opt_.expect && records_ == 0) {
+    std::cerr << "mcptriage: expectation broken: no exchange was read\n";  // as offline: nothing was checked
+    ++broken_;
+  }
   int status = broken_ > 0 ? 1 : 0;
   auto write_report = [&](const std::string& path, const std::string& text, std::string_view what) {
     if (path == "-") {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: inject.sh PATH_TO_MCPTRIAGE
+# Usage: inject.sh PATH_TO_MCPTRIAGE [plain|sanitized]
 # Every --inject action with the real TypeScript SDK client 1.32.2 and server-everything: the
 # client's own result (resolved, isError, the class and code of what it threw) matches the live
 # verdict on the exchange, and the client-behaviour report is true to what the client did (the
@@ -8,6 +8,7 @@
 # (clients/retry_client.mjs) shows the other branch: resend, Retry-After honoured or not,
 # re-initialized, safe or unsafe by the tool's annotations, retry_origin client.
 BIN=$1
+PX_MODE=${2:-plain}
 . "$(dirname "$0")/lib.sh"
 px_setup
 px_start_everything

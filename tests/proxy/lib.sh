@@ -17,6 +17,9 @@ PX_PROXY_URL=
 PX_PROXY_OUT=
 PX_PROXY_ERR=
 PX_RC=
+# PX_MODE (the scripts' second argument): plain, or sanitized for an ASan build, where peak
+# RSS is reported but not held to a bound (ASan's quarantine keeps freed memory).
+PX_MODE=${PX_MODE:-plain}
 
 px_die() { echo "error: $*" >&2; exit 2; }
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Usage: security.sh PATH_TO_MCPTRIAGE
+# Usage: security.sh PATH_TO_MCPTRIAGE [plain|sanitized]
 # Secrets and exposure: credentials a client sends (Authorization, an API key header, cookies, a
 # token in the query, a password in the body) and one the server echoes reach the upstream
 # unchanged but never a recording (.jsonl or .har) or the output unless --no-redact; recordings
 # are mode 0600, also over an existing file; the proxy listens on 127.0.0.1 unless given an
 # explicit address, and warns for one that is not loopback.
 BIN=$1
+PX_MODE=${2:-plain}
 . "$(dirname "$0")/lib.sh"
 px_setup
 px_start_fault

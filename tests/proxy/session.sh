@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: session.sh PATH_TO_MCPTRIAGE
+# Usage: session.sh PATH_TO_MCPTRIAGE [plain|sanitized]
 # Real clients through `mcptriage proxy` to the real server-everything 2026.8.31: the TypeScript
 # SDK client 1.32.2 (initialize, tools/list, a successful call, an unknown tool and bad arguments
 # (isError results), a tools/call without a name (-32603), a long-running call with progress, the
@@ -8,6 +8,7 @@
 # (timing and the proxy's own members aside), that the .har recording gives the same outcomes,
 # the live table, and the summary on SIGINT.
 BIN=$1
+PX_MODE=${2:-plain}
 . "$(dirname "$0")/lib.sh"
 px_setup
 px_start_everything

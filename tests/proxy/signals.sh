@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Usage: signals.sh PATH_TO_MCPTRIAGE
+# Usage: signals.sh PATH_TO_MCPTRIAGE [plain|sanitized]
 # Stopping the proxy: SIGINT while a stream is open records that exchange as cut by the proxy,
 # prints the session and proxy summaries, completes the HAR and exits 130; SIGTERM exits 143; a
 # broken --expect exits 1 whatever the signal, with the JUnit report written; when standard output
 # closes (`| head -1`), the proxy stops by itself, exits 0 and still completes its recordings.
 BIN=$1
+PX_MODE=${2:-plain}
 . "$(dirname "$0")/lib.sh"
 px_setup
 px_start_fault
