@@ -113,7 +113,7 @@ std::vector<Verdict> Triage::add(std::string_view line, std::size_t n,
       Verdict v;
       v.source = rec.source;
       v.outcome = rec.c.outcome;
-      v.reason = rec.c.reason;
+      v.reason = std::string(to_string(rec.c.reason));
       v.http_status = rec.c.http_status;
       v.failure = is_failure(rec.c.outcome);
       v.advice = rec.c.retry.advice;
@@ -133,14 +133,14 @@ std::vector<Verdict> Triage::add(std::string_view line, std::size_t n,
         if (!opt_.expect->holds(rec.c)) {
           result.passed = false;
           result.failure = fmt::format("{} is {} ({}, layer {}), expected {}", rec.source, to_string(rec.c.outcome),
-                                       rec.c.reason, to_string(rec.c.layer), opt_.expect->describe());
+                                       to_string(rec.c.reason), to_string(rec.c.layer), opt_.expect->describe());
         }
       }
       if (std::find(opt_.fail_on.begin(), opt_.fail_on.end(), rec.c.outcome) != opt_.fail_on.end()) {
         result.has_expectation = true;
         result.passed = false;
         result.failure = fmt::format("{} is {} ({}), listed in --fail-on", rec.source, to_string(rec.c.outcome),
-                                     rec.c.reason);
+                                     to_string(rec.c.reason));
       }
       if (!result.passed) {
         ++broken_;
