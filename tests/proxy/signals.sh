@@ -52,15 +52,31 @@ px_stop_proxy TERM
 [[ $PX_RC == 143 ]] && ok "--fail-on not met: the signal's status (143)" || not_ok "--fail-on not met: 143" "status $PX_RC"
 
 # --- standard output closed ----------------------------------------------------------------------------
-PX_N=$((PX_N + 1))
-( "$BIN" proxy --listen 127.0.0.1:0 --upstream "$UP" --format jsonl --record "$WORK/h.har" 2>"$WORK/head.err" | head -n 1 >"$WORK/head.out"
-  echo "${PIPESTATUS[0]}" >"$WORK/head.rc" ) &
+# The proxy writes into a pipe that `head -n 1` closes after one line; the next record written
+# after that meets EPIPE, and the proxy stops by itself.
+mkfifo "$WORK/out.fifo"
+"$BIN" proxy --listen 127.0.0.1:0 --upstream "$UP" --format jsonl --record "$WORK/h.har" >"$WORK/out.fifo" 2>"$WORK/head.err" &
+head_proxy=$!
+PX_PIDS+=("$head_proxy")
+head -n 1 <"$WORK/out.fifo" >"$WORK/head.out" &
+head_pid=$!
 px_wait_for "$WORK/head.err" "listening on" || true
 url=$(sed -n 's/^mcptriage proxy: listening on \(http:\/\/[0-9.:]*\),.*/\1/p' "$WORK/head.err")
-for i in 1 2 3; do px_post "$url/json?bytes=$i" "{\"jsonrpc\":\"2.0\",\"id\":$i,\"method\":\"tools/call\",\"params\":{\"name\":\"t$i\"}}" >/dev/null; done
-for _ in $(seq 50); do [[ -s $WORK/head.rc ]] && break; sleep 0.1; done
-[[ $(cat "$WORK/head.rc" 2>/dev/null) == 0 ]] && ok "stdout closed: the proxy stops by itself, exit status 0" \
-  || not_ok "stdout closed: stops with 0" "status $(cat "$WORK/head.rc" 2>/dev/null): $(one_line "$WORK/head.err")"
+i=0
+while kill -0 "$head_proxy" 2>/dev/null && ((i < 50)); do
+  i=$((i + 1))
+  px_post "$url/json?bytes=$i" "{\"jsonrpc\":\"2.0\",\"id\":$i,\"method\":\"tools/call\",\"params\":{\"name\":\"t$i\"}}" >/dev/null
+  sleep 0.1
+done
+wait "$head_pid" 2>/dev/null
+for _ in $(seq 50); do kill -0 "$head_proxy" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$head_proxy" 2>/dev/null; then
+  not_ok "stdout closed: the proxy stops by itself" "still running after $i requests"
+else
+  wait "$head_proxy"; rc=$?
+  ((rc == 0)) && ok "stdout closed: the proxy stops by itself, exit status 0 ($i requests)" \
+    || not_ok "stdout closed: stops with 0" "status $rc: $(one_line "$WORK/head.err")"
+fi
 jq -e '.log.entries | length >= 2' "$WORK/h.har" >/dev/null 2>&1 && ok "stdout closed: the HAR is still completed" \
   || not_ok "stdout closed: HAR completed" "$(tail -c 200 "$WORK/h.har")"
 px_summary
