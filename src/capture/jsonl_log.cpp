@@ -201,6 +201,11 @@ struct Item {
   std::optional<std::string> raw_body;  ///< the body as a string, unparsed
   // Request facts (full lines, client lines).
   std::optional<Request> request;
+  // A `proxy` member (a recording of `mcptriage proxy`, docs/proxy.md "Record format").
+  std::optional<Skip> proxy_skip;            ///< `proxy.skipped`: the entry is not an MCP exchange
+  std::vector<std::string> proxy_warnings;   ///< `proxy.warnings`
+  std::optional<BodyState> proxy_body_state; ///< `proxy.body`: cut, cut_at_limit, not_captured
+  bool proxy_cut_at_limit = false;
 };
 
 /// One exchange being assembled.
@@ -222,6 +227,8 @@ struct Pending {
   bool sse = false;
   std::string body;
   bool content_type_guessed = false;
+  std::optional<BodyState> body_state;  ///< from a `proxy` member (Item::proxy_body_state)
+  bool cut_at_limit = false;
   std::vector<std::string> warnings;
   std::optional<std::string> open_id;  ///< its key in open_by_id_ while it waits for its reply
 };
@@ -549,9 +556,14 @@ class JsonLinesReader {
       it.sse_id = string_member(*sse, "id").value_or("");
     }
     if (http::media_type_is(it.content_type, "text/event-stream") && it.message) it.sse = true;
+    const auto proxy = m.get("proxy");
+    if (proxy && proxy->type() == element_type::OBJECT) read_proxy_member(*proxy, it);
     // The request.
     if (auto req = m.get("request")) {
       it.request = request_of(*req);
+      if (proxy && it.request->body && string_member(*proxy, "request_body_encoding") == "base64") {
+        if (auto decoded = base64_decode(*it.request->body)) it.request->body = std::move(*decoded);
+      }
     } else if (client_line) {
       Request r;
       if (http) {
@@ -604,6 +616,37 @@ class JsonLinesReader {
 
   simdjson::dom::parser& parser_for_bodies_ = thread_parser(1);
 
+  /// The members of a `proxy` object that change what the exchange is (docs/proxy.md "Record
+  /// format"): `skipped`, `body`, `body_encoding` and `warnings`; the rest is the proxy's own.
+  void read_proxy_member(element proxy, Item& it) {
+    if (auto skipped = member(proxy, "skipped"); skipped && skipped->type() == element_type::OBJECT) {
+      // The proxy names the reason as the HAR reader gave it (a SkipReason's name).
+      const std::string_view name = string_member(*skipped, "reason").value_or("not_mcp");
+      SkipReason reason = SkipReason::not_mcp;
+      for (SkipReason r : {SkipReason::not_mcp, SkipReason::session_end, SkipReason::standalone_stream,
+                           SkipReason::invalid_entry}) {
+        if (to_string(r) == name) reason = r;
+      }
+      it.proxy_skip = Skip{reason, std::string(string_member(*skipped, "detail").value_or(""))};
+    }
+    if (auto warnings = member(proxy, "warnings"); warnings && warnings->type() == element_type::ARRAY) {
+      for (element w : array(*warnings)) {
+        std::string_view s;
+        if (w.get(s) == simdjson::SUCCESS) it.proxy_warnings.emplace_back(s);
+      }
+    }
+    const std::string_view body = string_member(proxy, "body").value_or("complete");
+    if (body == "cut") it.proxy_body_state = BodyState::truncated;
+    if (body == "cut_at_limit") {
+      it.proxy_body_state = BodyState::truncated;
+      it.proxy_cut_at_limit = true;
+    }
+    if (body == "not_captured") it.proxy_body_state = BodyState::not_captured;
+    if (string_member(proxy, "body_encoding") == "base64" && it.raw_body) {
+      if (auto decoded = base64_decode(*it.raw_body)) it.raw_body = json::padded_copy(*decoded);
+    }
+  }
+
   /// `request` as a JSON-RPC message object, a raw body string, or an HTTP request object
   /// `{method, url|path, headers, body}`.
   /// `as_text`: keep a body logged as a JSON value as its text; otherwise keep only what the
@@ -640,8 +683,15 @@ class JsonLinesReader {
   }
 
   void handle_full(Item it) {
+    if (it.proxy_skip) {
+      add_skip(it.line, std::move(it.proxy_skip->reason), std::move(it.proxy_skip->detail));
+      return;
+    }
     Pending p;
     p.first_line = it.line;
+    p.warnings = std::move(it.proxy_warnings);
+    p.body_state = it.proxy_body_state;
+    p.cut_at_limit = it.proxy_cut_at_limit;
     p.request = std::move(it.request);
     // `sent` is not needed when the line holds the reply: a full line is answered at once, never
     // open (the classifier reads the request body itself).
@@ -888,6 +938,8 @@ class JsonLinesReader {
         r.status = *p.status;
         r.transport_captured = true;
         r.body = std::move(p.body);
+        if (p.body_state) r.body_state = *p.body_state;
+        r.cut_at_max_body = p.cut_at_limit;
       } else {
         // A message stream (stdio) or a log without statuses: the HTTP layer was not captured.
         r.status = options_.assumed_status;

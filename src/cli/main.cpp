@@ -28,6 +28,7 @@
 #include "mcptriage/classify.hpp"
 #include "mcptriage/render.hpp"
 #include "mcptriage/report.hpp"
+#include "proxy/proxy.hpp"
 
 namespace fs = std::filesystem;
 
@@ -120,6 +121,8 @@ bool env_set(const char* name) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // `mcptriage proxy ...` (src/proxy, docs/proxy.md): a subcommand with options of its own.
+  if (argc > 1 && std::string_view(argv[1]) == "proxy") return mcptriage::proxy::proxy_main(argc - 1, argv + 1);
   std::signal(SIGPIPE, SIG_IGN);
   if (argc > 1 && std::string_view(argv[1]) == "explain") return cli::explain_main(argc - 1, argv + 1);
   Options opt;

@@ -5,13 +5,23 @@ bin=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/tests/cli/lib.sh"
 help_opts=$("$bin" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
-# In roff, a dash is written \-; undo that before looking for options.
-man_opts=$(sed 's/\\-/-/g' "$root/docs/mcptriage.1" | grep -E '^\.(TP|B|BR|BI)|^\.B' | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+# In roff, a dash is written \-; undo that before looking for options. The PROXY section
+# documents `mcptriage proxy` and is checked against `mcptriage proxy --help`.
+page=$(sed 's/\\-/-/g' "$root/docs/mcptriage.1")
+man_opts=$(awk '/^\.SH PROXY/ {skip = 1; next} /^\.SH / {skip = 0} !skip' <<<"$page" | grep -E '^\.(TP|B|BR|BI)|^\.B' | grep -oE -- '--[a-z][a-z-]+' | sort -u)
 for o in $help_opts; do
   check "man page documents $o" grep -qx -- "$o" <<<"$man_opts"
 done
 for o in $man_opts; do
   check "--help lists $o (named in the man page)" grep -qx -- "$o" <<<"$help_opts"
+done
+proxy_help=$("$bin" proxy --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+proxy_man=$(awk '/^\.SH PROXY/ {on = 1; next} /^\.SH / {on = 0} on' <<<"$page" | grep -E '^\.(TP|B|BR|BI)|^\.B' | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+for o in $proxy_help; do
+  check "man page PROXY section documents proxy $o" grep -qx -- "$o" <<<"$proxy_man"
+done
+for o in $proxy_man; do
+  check "proxy --help lists $o (named in the PROXY section)" grep -qx -- "$o" <<<"$proxy_help"
 done
 check "man page renders without warnings" bash -c '[ -z "$(groff -man -Tutf8 -ww -z "$0" 2>&1)" ]' "$root/docs/mcptriage.1"
 finish

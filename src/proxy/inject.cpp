@@ -1,0 +1,320 @@
+// Fault injection: rule grammar, matching and the injected responses (inject.hpp).
+#include "proxy/inject.hpp"
+
+#include <boost/beast/http/status.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <string>
+
+#include "mcptriage/render.hpp"
+
+namespace mcptriage::proxy {
+namespace {
+
+constexpr std::string_view kV20260728 = "2026-07-28";
+
+std::optional<long long> parse_int(std::string_view s) {
+  long long v = 0;
+  if (s.empty()) return std::nullopt;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t at = s.find(sep, start);
+    out.push_back(s.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
+    if (at == std::string_view::npos) return out;
+    start = at + 1;
+  }
+}
+
+std::pair<std::string_view, std::string_view> key_value(std::string_view item) {
+  const std::size_t eq = item.find('=');
+  if (eq == std::string_view::npos) return {item, {}};
+  return {item.substr(0, eq), item.substr(eq + 1)};
+}
+
+bool has_value(std::string_view item) { return item.find('=') != std::string_view::npos; }
+
+/// The JSON-RPC `message` a server sends with each standard code (JSON-RPC 2.0 §5.1; MCP basic
+/// §Error Codes for the MCP ones).
+std::string_view standard_message(std::int64_t code) {
+  switch (code) {
+    case -32700: return "Parse error";
+    case -32600: return "Invalid Request";
+    case -32601: return "Method not found";
+    case -32602: return "Invalid params";
+    case -32603: return "Internal error";
+    case -32002: return "Resource not found";
+    case -32020: return "Header mismatch";
+    case -32021: return "Missing required client capability";
+    case -32022: return "Unsupported protocol version";
+    case -32042: return "URL elicitation required";
+    default: return "Injected error";
+  }
+}
+
+std::string json_string(std::string_view s) { return "\"" + json_escape(s) + "\""; }
+
+bool is_2026(const RequestFacts& f) { return f.protocol_version >= kV20260728; }
+
+}  // namespace
+
+std::string_view to_string(Action a) {
+  switch (a) {
+    case Action::status: return "status";
+    case Action::jsonrpc_error: return "jsonrpc-error";
+    case Action::tool_error: return "tool-error";
+    case Action::input_required: return "input-required";
+    case Action::cut_after_events: return "cut-after-events";
+    case Action::delay: return "delay";
+    case Action::session_expired: return "session-expired";
+    case Action::unauthorized: return "unauthorized";
+  }
+  return "?";
+}
+
+std::expected<std::chrono::milliseconds, std::string> parse_duration(std::string_view text) {
+  std::string_view num = text;
+  double scale = 1000.0;
+  if (num.ends_with("ms")) {
+    num.remove_suffix(2);
+    scale = 1.0;
+  } else if (num.ends_with('s')) {
+    num.remove_suffix(1);
+  } else if (num.ends_with('m')) {
+    num.remove_suffix(1);
+    scale = 60'000.0;
+  } else if (num.ends_with('h')) {
+    num.remove_suffix(1);
+    scale = 3'600'000.0;
+  }
+  double v = 0;
+  auto [p, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
+  if (num.empty() || ec != std::errc() || p != num.data() + num.size() || !(v >= 0) || v * scale > 1e12) {
+    return std::unexpected("'" + std::string(text) + "' is not a duration (write 500ms, 2s, 1.5s, 2m)");
+  }
+  return std::chrono::milliseconds(static_cast<long long>(std::llround(v * scale)));
+}
+
+std::expected<Rule, std::string> parse_rule(std::string_view text) {
+  Rule r;
+  r.text = std::string(text);
+  auto bad = [&](std::string why) -> std::expected<Rule, std::string> {
+    return std::unexpected("--inject '" + std::string(text) + "': " + why);
+  };
+  const std::size_t at = text.find('@');
+  const std::string_view action = text.substr(0, at);
+  const std::vector<std::string_view> parts = split(action, ',');
+  auto [name, value] = key_value(parts[0]);
+  auto no_options = [&]() { return parts.size() == 1; };
+  if (name == "status") {
+    r.action = Action::status;
+    auto code = parse_int(value);
+    if (!code || *code < 200 || *code > 599) return bad("status=CODE needs a code from 200 to 599");
+    r.status = static_cast<int>(*code);
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+      auto [k, v] = key_value(parts[i]);
+      if (k == "retry-after") {
+        auto s = parse_int(v);
+        if (!s || *s < 0) return bad("retry-after=SECONDS needs a whole number of seconds");
+        r.retry_after_s = *s;
+      } else if (k == "body" && !v.empty()) {
+        r.body_file = std::string(v);
+      } else {
+        return bad("status takes retry-after=SECONDS and body=FILE, not '" + std::string(parts[i]) + "'");
+      }
+    }
+  } else if (name == "jsonrpc-error") {
+    r.action = Action::jsonrpc_error;
+    auto code = parse_int(value);
+    if (!code || *code < -2147483648LL || *code > 2147483647LL) return bad("jsonrpc-error=CODE needs an integer code");
+    r.code = *code;
+    if (!no_options()) return bad("jsonrpc-error takes no options");
+  } else if (name == "cut-after-events") {
+    r.action = Action::cut_after_events;
+    auto n = parse_int(value);
+    if (!n || *n < 0) return bad("cut-after-events=N needs a number of events (0 or more)");
+    r.events = static_cast<std::size_t>(*n);
+    if (!no_options()) return bad("cut-after-events takes no options");
+  } else if (name == "delay") {
+    r.action = Action::delay;
+    auto d = parse_duration(value);
+    if (!d) return bad(d.error());
+    r.delay = *d;
+    if (!no_options()) return bad("delay takes no options");
+  } else if (name == "tool-error" || name == "input-required" || name == "session-expired" || name == "unauthorized") {
+    if (has_value(parts[0]) || !no_options()) return bad(std::string(name) + " takes no value");
+    r.action = name == "tool-error"       ? Action::tool_error
+               : name == "input-required" ? Action::input_required
+               : name == "session-expired" ? Action::session_expired
+                                           : Action::unauthorized;
+  } else {
+    return bad("unknown action '" + std::string(name) +
+               "' (status=CODE, jsonrpc-error=CODE, tool-error, input-required, cut-after-events=N, delay=DURATION, "
+               "session-expired, unauthorized)");
+  }
+  if (at == std::string_view::npos) return r;
+  auto [wk, wv] = key_value(text.substr(at + 1));
+  if (wv.empty()) return bad("WHEN is post=N[,M...], method=NAME or tool=NAME");
+  if (wk == "post") {
+    r.when = When::post;
+    for (std::string_view n : split(wv, ',')) {
+      auto v = parse_int(n);
+      if (!v || *v < 1) return bad("post=N counts POSTs from 1");
+      r.posts.push_back(static_cast<std::size_t>(*v));
+    }
+  } else if (wk == "method" || wk == "tool") {
+    r.when = wk == "method" ? When::method : When::tool;
+    r.name = std::string(wv);
+  } else {
+    return bad("WHEN is post=N[,M...], method=NAME or tool=NAME, not '" + std::string(wk) + "'");
+  }
+  return r;
+}
+
+namespace {
+
+/// The action can be applied to such a request at all.
+bool applies(const Rule& r, const RequestFacts& f) {
+  const bool post = f.http_method == "POST";
+  const bool request = post && f.message.kind == MessageKind::request;
+  switch (r.action) {
+    case Action::jsonrpc_error: return request;
+    case Action::tool_error: return request && f.message.method == "tools/call";
+    case Action::input_required:
+      return request && (f.message.method == "tools/call" || f.message.method == "prompts/get" ||
+                         f.message.method == "resources/read");
+    case Action::cut_after_events: return request;
+    case Action::session_expired: return f.session_id && (post || f.http_method == "GET");
+    case Action::status:
+    case Action::delay:
+    case Action::unauthorized: return post;
+  }
+  return false;
+}
+
+bool when_matches(const Rule& r, const RequestFacts& f) {
+  switch (r.when) {
+    case When::every: return true;
+    case When::post:
+      return f.post_number > 0 && std::find(r.posts.begin(), r.posts.end(), f.post_number) != r.posts.end();
+    case When::method: return f.message.method == r.name;
+    case When::tool: return f.message.method == "tools/call" && f.message.tool_name == r.name;
+  }
+  return false;
+}
+
+}  // namespace
+
+const Rule* match_rule(const std::vector<Rule>& rules, const RequestFacts& facts) {
+  for (const Rule& r : rules) {
+    if (when_matches(r, facts) && applies(r, facts)) return &r;
+  }
+  return nullptr;
+}
+
+Injected build_injected(const Rule& rule, const RequestFacts& facts, std::string_view origin,
+                        std::vector<std::string>& notes) {
+  Injected out;
+  const std::string id = facts.message.id_json.empty() ? "null" : facts.message.id_json;
+  auto json_reply = [&](int status, std::string body) {
+    out.status = status;
+    out.headers.push_back({"Content-Type", "application/json"});
+    out.body = std::move(body);
+  };
+  auto result = [&](std::string members) {
+    // 2026-07-28: every result carries resultType (MCP basic §ResultType).
+    if (is_2026(facts) && members.find("\"resultType\"") == std::string::npos) {
+      members = "\"resultType\":\"complete\"," + members;
+    }
+    return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{" + members + "}}";
+  };
+  switch (rule.action) {
+    case Action::status: {
+      out.status = rule.status;
+      if (rule.retry_after_s) out.headers.push_back({"Retry-After", std::to_string(*rule.retry_after_s)});
+      if (!rule.body_file.empty()) {
+        const std::size_t first = rule.body.find_first_not_of(" \t\r\n");
+        const bool json = first != std::string::npos && (rule.body[first] == '{' || rule.body[first] == '[');
+        out.headers.push_back({"Content-Type", json ? "application/json" : "text/plain; charset=utf-8"});
+        out.body = rule.body;
+      } else if (rule.status != 202 && rule.status != 204 && rule.status != 304) {
+        out.headers.push_back({"Content-Type", "text/plain; charset=utf-8"});
+        const auto reason = boost::beast::http::obsolete_reason(static_cast<boost::beast::http::status>(rule.status));
+        out.body = std::to_string(rule.status) + " " + std::string(reason.data(), reason.size()) +
+                   " (injected by mcptriage proxy: " + rule.text + ")\n";
+      }
+      break;
+    }
+    case Action::jsonrpc_error: {
+      // 2026-07-28 ties some codes to an HTTP status (Streamable HTTP §Server Validation,
+      // §Protocol Version Header): -32601 with 404, -32020/-32021/-32022 with 400.
+      int status = 200;
+      if (is_2026(facts)) {
+        if (rule.code == -32601) status = 404;
+        else if (rule.code == -32020 || rule.code == -32021 || rule.code == -32022) status = 400;
+      }
+      std::string error = "{\"code\":" + std::to_string(rule.code) + ",\"message\":" +
+                          json_string(standard_message(rule.code));
+      if (rule.code == -32022) {
+        const std::string supported = facts.protocol_version.empty() ? "2025-11-25" : facts.protocol_version;
+        error += ",\"data\":{\"supported\":[" + json_string(supported) + "],\"requested\":\"2099-01-01\"}";
+      } else if (rule.code == -32021) {
+        error += ",\"data\":{\"requiredCapabilities\":{\"elicitation\":{}}}";
+      }
+      error += "}";
+      json_reply(status, "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"error\":" + error + "}");
+      break;
+    }
+    case Action::tool_error:
+      json_reply(200, result("\"content\":[{\"type\":\"text\",\"text\":" +
+                             json_string("Injected tool error (mcptriage proxy rule " + rule.text + ")") +
+                             "}],\"isError\":true"));
+      break;
+    case Action::input_required:
+      if (!is_2026(facts)) {
+        notes.push_back("input-required: an MRTR input_required result is defined from 2026-07-28; this session's "
+                        "version is " + (facts.protocol_version.empty() ? std::string("unknown") : facts.protocol_version) +
+                        ": injected as asked");
+      }
+      json_reply(200, result("\"resultType\":\"input_required\",\"inputRequests\":{\"confirm\":{\"method\":"
+                             "\"elicitation/create\",\"params\":{\"mode\":\"form\",\"message\":"
+                             "\"Confirm to continue (injected by mcptriage proxy)\",\"requestedSchema\":{\"type\":"
+                             "\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\"}},\"required\":[\"ok\"]}}}},"
+                             "\"requestState\":\"mcptriage-injected\""));
+      break;
+    case Action::session_expired:
+      // Streamable HTTP §Session Management: a session the server ended gets 404 (the body is not
+      // defined; this is the TypeScript SDK's).
+      json_reply(404, "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32001,\"message\":\"Session not found\"},\"id\":null}");
+      break;
+    case Action::unauthorized: {
+      // Authorization §Error Handling: 401 with WWW-Authenticate; from 2025-06-18 it MUST name the
+      // protected resource metadata (RFC 9728 §5.1), and naming it does no harm before. RFC 6750
+      // §3.1: error="invalid_token" only when a token was sent.
+      std::string challenge = "Bearer";
+      if (facts.authorization) challenge += " error=\"invalid_token\",";
+      std::string path = facts.target.substr(0, facts.target.find('?'));
+      if (path == "/") path.clear();
+      challenge += " resource_metadata=\"" + std::string(origin) + "/.well-known/oauth-protected-resource" + path + "\"";
+      out.status = 401;
+      out.headers.push_back({"WWW-Authenticate", challenge});
+      out.headers.push_back({"Content-Type", "text/plain; charset=utf-8"});
+      out.body = "401 Unauthorized (injected by mcptriage proxy: " + rule.text + ")\n";
+      break;
+    }
+    case Action::cut_after_events:
+    case Action::delay:
+      break;
+  }
+  return out;
+}
+
+}  // namespace mcptriage::proxy

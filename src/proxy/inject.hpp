@@ -1,0 +1,98 @@
+// Fault injection (`--inject ACTION[@WHEN]`, docs/proxy.md "Fault injection"): the rule grammar,
+// which request a rule applies to, and the responses a rule makes, built to the spec of the
+// session's negotiated MCP version. Pure: no sockets, no clock.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <expected>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mcptriage/exchange.hpp"
+#include "proxy/json_peek.hpp"
+
+namespace mcptriage::proxy {
+
+/// What a rule does to the request it applies to.
+enum class Action {
+  status,            ///< `status=CODE[,retry-after=SECONDS][,body=FILE]`: answer with that status
+  jsonrpc_error,     ///< `jsonrpc-error=CODE`: a JSON-RPC error response with that code
+  tool_error,        ///< `tool-error`: a tools/call result with `isError: true`
+  input_required,    ///< `input-required`: an MRTR `input_required` result (2026-07-28)
+  cut_after_events,  ///< `cut-after-events=N`: forward N events, then close, never the final response
+  delay,             ///< `delay=DURATION`: hold the request that long before forwarding it
+  session_expired,   ///< `session-expired`: 404 for a request that carries `Mcp-Session-Id`
+  unauthorized,      ///< `unauthorized`: 401 with `WWW-Authenticate`
+};
+std::string_view to_string(Action a);
+
+/// Which requests a rule applies to.
+enum class When {
+  every,   ///< no WHEN: every request the action applies to
+  post,    ///< `post=N[,M...]`: the Nth POST of the client's session (every POST counts)
+  method,  ///< `method=NAME`: requests with that JSON-RPC method
+  tool,    ///< `tool=NAME`: tools/call requests of that tool
+};
+
+struct Rule {
+  std::string text;  ///< the rule as given, quoted in records (`proxy.injected`)
+  Action action = Action::status;
+  int status = 0;                           ///< status
+  std::optional<long long> retry_after_s;   ///< status: `retry-after=SECONDS`
+  std::string body_file;                    ///< status: `body=FILE`
+  std::string body;                         ///< status: the file's bytes (load_rule_bodies)
+  std::int64_t code = 0;                    ///< jsonrpc-error
+  std::size_t events = 0;                   ///< cut-after-events
+  std::chrono::milliseconds delay{0};       ///< delay
+  When when = When::every;
+  std::vector<std::size_t> posts;           ///< post=
+  std::string name;                         ///< method= / tool=
+};
+
+/// Parses one rule. Error: one line naming what is wrong (a usage error).
+std::expected<Rule, std::string> parse_rule(std::string_view text);
+
+/// A duration: a number with `ms`, `s`, `m` or `h` (`500ms`, `2s`, `1.5s`, `2m`); a bare number is
+/// seconds. Error: one line.
+std::expected<std::chrono::milliseconds, std::string> parse_duration(std::string_view text);
+
+/// What the proxy knows of a request when it decides whether a rule applies.
+struct RequestFacts {
+  std::string http_method;       ///< "POST", "GET", ...
+  std::string target;            ///< request target (path and query)
+  bool session_id = false;       ///< carries `Mcp-Session-Id`
+  bool authorization = false;    ///< carries `Authorization`
+  std::size_t post_number = 0;   ///< its position among its session's POSTs, from 1 (0: no POST)
+  Peek message;                  ///< the body read as a JSON-RPC message
+  /// The session's negotiated version: the `MCP-Protocol-Version` header, else what initialize
+  /// negotiated for its session, else "" (unknown: the 2025-03-26 forms are used, as a server
+  /// without the header assumes, Streamable HTTP §Protocol Version Header).
+  std::string protocol_version;
+};
+
+/// The first rule of `rules` whose WHEN matches `facts` and whose action applies to such a
+/// request (docs/proxy.md: jsonrpc-error to requests, tool-error to tools/call, input-required to
+/// tools/call, prompts/get and resources/read, session-expired to requests with a session id,
+/// the rest to every POST), or null.
+const Rule* match_rule(const std::vector<Rule>& rules, const RequestFacts& facts);
+
+/// A response the proxy sends instead of forwarding the request.
+struct Injected {
+  int status = 200;
+  Headers headers;
+  std::string body;
+};
+
+/// The response `rule` makes for the request `facts` (not for delay and cut-after-events, which
+/// change how the upstream's response is forwarded). `origin` is the proxy's own origin
+/// (`http://127.0.0.1:8931`), named in the `resource_metadata` of a 401. `notes` gets one line
+/// for each way the reply departs from what the session's version defines (input-required
+/// before 2026-07-28).
+Injected build_injected(const Rule& rule, const RequestFacts& facts, std::string_view origin,
+                        std::vector<std::string>& notes);
+
+}  // namespace mcptriage::proxy

@@ -1,0 +1,80 @@
+// Recordings (recording.hpp): files written with POSIX calls, so that each exchange is in the
+// file the moment write(2) returns.
+#include "proxy/recording.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <optional>
+
+namespace mcptriage::proxy {
+
+std::optional<Recording::Kind> Recording::kind_of(std::string_view path) {
+  if (path.ends_with(".jsonl") || path.ends_with(".ndjson")) return Kind::jsonl;
+  if (path.ends_with(".har")) return Kind::har;
+  return std::nullopt;
+}
+
+std::expected<std::unique_ptr<Recording>, std::string> Recording::open(const std::string& path) {
+  const auto kind = kind_of(path);
+  if (!kind) return std::unexpected("--record " + path + ": the file name must end in .jsonl (or .ndjson) or .har");
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return std::unexpected("--record " + path + ": " + std::strerror(errno));
+  // An existing file keeps its mode through O_TRUNC: made 0600 like a new one.
+  if (::fchmod(fd, 0600) != 0) {
+    const std::string why = std::strerror(errno);
+    ::close(fd);
+    return std::unexpected("--record " + path + ": cannot make it mode 0600: " + why);
+  }
+  std::unique_ptr<Recording> r(new Recording(fd, *kind, path));
+  if (*kind == Kind::har &&
+      !r->write_all(R"({"log":{"version":"1.2","creator":{"name":"mcptriage proxy","version":"0.1.0"},"pages":[],"entries":[)"
+                    "\n")) {
+    return std::unexpected("--record " + path + ": " + r->error_);
+  }
+  return r;
+}
+
+Recording::~Recording() { close(); }
+
+bool Recording::write_all(std::string_view bytes) {
+  if (fd_ < 0 || !error_.empty()) return false;
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      error_ = std::strerror(errno);
+      return false;
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+void Recording::write(std::string_view line, std::string_view har_entry) {
+  if (kind_ == Kind::jsonl) {
+    std::string text;
+    text.reserve(line.size() + 1);
+    text.append(line).push_back('\n');
+    write_all(text);  // one write(2): the line is whole in the file or not there
+    return;
+  }
+  std::string text;
+  text.reserve(har_entry.size() + 2);
+  if (!first_) text += ",\n";
+  text += har_entry;
+  first_ = false;
+  write_all(text);
+}
+
+void Recording::close() {
+  if (fd_ < 0) return;
+  if (kind_ == Kind::har) write_all(first_ ? "]}}\n" : "\n]}}\n");
+  ::close(fd_);
+  fd_ = -1;
+}
+
+}  // namespace mcptriage::proxy

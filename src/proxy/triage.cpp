@@ -1,0 +1,237 @@
+// The triage adapter (triage.hpp): line -> Exchange -> classify -> session -> record -> output.
+#include "proxy/triage.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+
+#include "mcptriage/capture.hpp"
+#include "mcptriage/http.hpp"
+#include "mcptriage/render.hpp"
+
+namespace mcptriage::proxy {
+
+/// The live table: one row per record as it comes, columns as wide as the widest cell so far.
+struct Triage::Table {
+  TableWidths widths = table_header_widths();
+  bool started = false;
+};
+
+Triage::Triage(TriageOptions options, std::FILE* out)
+    : opt_(std::move(options)), out_(out), tracker_(static_cast<long long>(std::time(nullptr))),
+      table_(std::make_unique<Table>()) {}
+
+Triage::~Triage() = default;
+
+void Triage::write(std::string_view text) {
+  if (output_failed_ || text.empty()) return;
+  if (std::fwrite(text.data(), 1, text.size(), out_) != text.size() || std::fflush(out_) != 0) output_failed_ = true;
+}
+
+void Triage::emit_jsonl(std::string text, const std::optional<SessionAnnotation>& annotation) {
+  if (entries_ <= 1) {  // whether the first entry's records get a session member is known with the second
+    held_.push_back(Held{std::move(text), annotation});
+    return;
+  }
+  std::string out;
+  for (Held& h : held_) {
+    if (h.annotation) append_with_session_member(out, h.text, *h.annotation);
+    else out += h.text;
+    out += '\n';
+  }
+  held_.clear();
+  out += pending_notes_;
+  pending_notes_.clear();
+  if (annotation) append_with_session_member(out, text, *annotation);
+  else out += text;
+  out += '\n';
+  write(out);
+}
+
+std::vector<Verdict> Triage::add(std::string_view line, std::size_t n,
+                                 const std::function<std::string(const Verdict&)>& live_members) {
+  std::vector<Verdict> verdicts;
+  const long long now = static_cast<long long>(std::time(nullptr));
+  auto block = read_lines_block(line, opt_.input_name, n - 1, CaptureOptions{}, n - 1);
+  if (!block || block->exchanges.empty()) {
+    // Cannot happen for a line exchange_line() wrote; said rather than dropped.
+    std::cerr << "mcptriage proxy: error: exchange " << n << " could not be read back: "
+              << escape_terminal(block ? std::string("no exchange") : block.error().message) << "\n";
+    return verdicts;
+  }
+  const bool jsonl = opt_.format == "jsonl";
+  for (Exchange& ex : block->exchanges) {
+    ++entries_;
+    format_name_ = std::string(to_string(ex.format));
+    if (ex.skipped) {
+      SessionFacts facts;
+      facts.skipped = ex.skipped;
+      tracker_.add(facts, {}, {ex.source});
+      Verdict v;
+      v.source = ex.source;
+      v.skipped = true;
+      v.skip_reason = std::string(to_string(ex.skipped->reason));
+      v.http_method = ex.request ? ex.request->method_line : "";
+      if (jsonl) {
+        emit_jsonl(render_skipped_jsonl(ex.source, to_string(ex.format), *ex.skipped), std::nullopt);
+      } else {
+        write("skipped " + escape_terminal(redact(ex.source)) + ": " + escape_terminal(redact(to_string(ex.skipped->reason))) +
+              ": " + escape_terminal(redact(ex.skipped->detail)) + "\n");
+      }
+      verdicts.push_back(std::move(v));
+      continue;
+    }
+    ReadAlong along;
+    std::vector<Classification> results = classify(ex, ContextFlags{}, now, &along);
+    const SessionFacts facts = extract_session_facts(ex, results, along);
+    std::vector<std::string> sources;
+    for (std::size_t k = 0; k < results.size(); ++k) {
+      sources.push_back(results.size() > 1 ? fmt::format("{}[{}]", ex.source, k) : ex.source);
+    }
+    std::vector<Classification*> ptrs;
+    std::vector<std::string_view> views;
+    for (std::size_t k = 0; k < results.size(); ++k) {
+      ptrs.push_back(&results[k]);
+      views.push_back(sources[k]);
+    }
+    const SessionAnnotation annotation = tracker_.add(facts, ptrs, views);  // may rewrite outcomes first
+    if ((annotation.replay || !annotation.findings.empty()) && !jsonl) {
+      if (notable_.size() < SessionTracker::kMaxListed) notable_.emplace_back(sources.front(), annotation);
+      else ++notable_omitted_;
+    }
+    std::optional<long long> retry_after;
+    if (auto h = find_header(ex.response.headers, "Retry-After")) retry_after = http::retry_after_ms(*h, now);
+    for (std::size_t k = 0; k < results.size(); ++k) {
+      Record rec;
+      rec.source = sources[k];
+      rec.format = ex.format;
+      rec.c = std::move(results[k]);
+      Verdict v;
+      v.source = rec.source;
+      v.outcome = rec.c.outcome;
+      v.reason = std::string(to_string(rec.c.reason));
+      v.http_status = rec.c.http_status;
+      v.failure = is_failure(rec.c.outcome);
+      v.advice = rec.c.retry.advice;
+      v.retry_after_ms = retry_after;
+      v.http_method = facts.http_method;
+      v.method = facts.method.empty() ? rec.c.method : facts.method;
+      v.tool = facts.tool_name;
+      v.params_hash = facts.params_hash;
+      v.request_id = facts.request_id;
+      v.notification = facts.notification;
+      v.session_id = !facts.session_id.empty();
+      v.replay = annotation.replay;
+      // Expectations, as the CLI checks them (docs/ci.md).
+      CaseResult result{Record{}, opt_.input_name, false, true, ""};
+      if (opt_.expect) {
+        result.has_expectation = true;
+        if (!opt_.expect->holds(rec.c)) {
+          result.passed = false;
+          result.failure = fmt::format("{} is {} ({}, layer {}), expected {}", rec.source, to_string(rec.c.outcome),
+                                       to_string(rec.c.reason), to_string(rec.c.layer), opt_.expect->describe());
+        }
+      }
+      if (std::find(opt_.fail_on.begin(), opt_.fail_on.end(), rec.c.outcome) != opt_.fail_on.end()) {
+        result.has_expectation = true;
+        result.passed = false;
+        result.failure = fmt::format("{} is {} ({}), listed in --fail-on", rec.source, to_string(rec.c.outcome),
+                                     to_string(rec.c.reason));
+      }
+      if (!result.passed) {
+        ++broken_;
+        std::cerr << "mcptriage: expectation broken: " << escape_terminal(redact(result.failure)) << "\n";
+      }
+      ++records_;
+      tally_.add(rec.c.outcome, result.has_expectation, result.passed);
+      if (jsonl) {
+        std::string text = render_jsonl(rec);
+        const std::string extra = live_members ? live_members(v) : std::string();
+        if (!extra.empty() && !text.empty() && text.back() == '}') {
+          text.pop_back();
+          text += ',';
+          text += extra;
+          text += '}';
+        }
+        emit_jsonl(std::move(text), annotation);
+      } else {
+        std::vector<TableRow> rows{table_row(rec)};
+        write(render_table_page(rows, opt_.color, table_->widths, !table_->started));
+        table_->started = true;
+      }
+      if (!opt_.report_junit.empty() || !opt_.report_tap.empty()) {
+        result.record = std::move(rec);
+        cases_.push_back(std::move(result));
+      }
+      verdicts.push_back(std::move(v));
+    }
+  }
+  return verdicts;
+}
+
+void Triage::note(std::string_view jsonl, std::string_view table_line) {
+  if (opt_.format == "jsonl") {
+    std::string out(jsonl);
+    out += '\n';
+    if (!held_.empty()) pending_notes_ += out;  // after the held first entry, so that records stay in order
+    else write(out);
+  } else {
+    std::string line(table_line);
+    line += '\n';
+    write(line);
+  }
+}
+
+int Triage::finish(std::string_view extra_jsonl, std::string_view extra_table) {
+  const SessionSummary summary = tracker_.summary();
+  std::string out;
+  if (opt_.format == "jsonl") {
+    for (Held& h : held_) {
+      out += h.text;  // one entry only: no session member, as before sessions existed
+      out += '\n';
+    }
+    held_.clear();
+    out += pending_notes_;
+    pending_notes_.clear();
+    if (entries_ > 1) {
+      out += render_summary_jsonl(opt_.input_name, format_name_, summary);
+      out += '\n';
+    }
+    if (!extra_jsonl.empty()) {
+      out += extra_jsonl;
+      out += '\n';
+    }
+  } else {
+    if (!table_->started) {
+      std::vector<TableRow> none;
+      out += render_table_page(none, opt_.color, table_->widths, true);
+    }
+    if (entries_ > 1) out += render_summary_table(opt_.input_name, summary, {}, notable_, 0, notable_omitted_);
+    out += extra_table;
+  }
+  write(out);
+  if (opt_.expect && records_ == 0) {
+    std::cerr << "mcptriage: expectation broken: no exchange was read\n";  // as offline: nothing was checked
+    ++broken_;
+  }
+  int status = broken_ > 0 ? 1 : 0;
+  auto write_report = [&](const std::string& path, const std::string& text, std::string_view what) {
+    if (path == "-") {
+      write(text);
+      return;
+    }
+    std::ofstream f(path, std::ios::binary);
+    f << text;
+    if (!f) std::cerr << "mcptriage proxy: error: cannot write " << what << " report " << escape_terminal(path) << "\n";
+  };
+  if (!opt_.report_junit.empty()) write_report(opt_.report_junit, junit_report(cases_, {}), "JUnit");
+  if (!opt_.report_tap.empty()) write_report(opt_.report_tap, tap_report(cases_, {}), "TAP");
+  if (!opt_.quiet) std::cerr << "mcptriage: " << tally_.summary(0) << "\n";
+  return status;
+}
+
+}  // namespace mcptriage::proxy

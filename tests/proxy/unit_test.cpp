@@ -1,0 +1,376 @@
+// Unit tests of the proxy's pure parts: the message peek, the event framer, the --inject grammar
+// and the injected replies, body redaction, the recorded line read back by the JSON Lines
+// reader (its `proxy` member), --upstream parsing, the record budget and the watcher.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "mcptriage/capture.hpp"
+#include "mcptriage/classify.hpp"
+#include "mcptriage/render.hpp"
+#include "proxy/captured.hpp"
+#include "proxy/inject.hpp"
+#include "proxy/json_peek.hpp"
+#include "proxy/server.hpp"
+#include "proxy/sse_framer.hpp"
+#include "proxy/watcher.hpp"
+
+namespace mcptriage::proxy {
+namespace {
+
+TEST(ProxyPeek, ReadsKindMethodIdToolAndVersions) {
+  Peek p = peek_message(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"a":[1,{"b":"}"}]}}})");
+  EXPECT_EQ(p.kind, MessageKind::request);
+  EXPECT_EQ(p.method, "tools/call");
+  EXPECT_EQ(p.id_json, "7");
+  EXPECT_EQ(p.tool_name, "echo");
+  p = peek_message(R"({"method":"initialize","params":{"protocolVersion":"2025-11-25"},"jsonrpc":"2.0","id":"a\"b"})");
+  EXPECT_EQ(p.kind, MessageKind::request);
+  EXPECT_EQ(p.id_json, R"("a\"b")");
+  EXPECT_EQ(p.protocol_version, "2025-11-25");
+  p = peek_message(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  EXPECT_EQ(p.kind, MessageKind::notification);
+  p = peek_message(R"({"result":{"protocolVersion":"2025-06-18","capabilities":{}},"jsonrpc":"2.0","id":0})");
+  EXPECT_EQ(p.kind, MessageKind::response);
+  EXPECT_EQ(p.result_protocol_version, "2025-06-18");
+  p = peek_message(R"({"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"x"}})");
+  EXPECT_EQ(p.kind, MessageKind::response);
+  EXPECT_TRUE(p.is_error);
+  p = peek_message(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"t\u00e9"}})");
+  EXPECT_EQ(p.protocol_version, "2026-07-28");
+  EXPECT_EQ(p.tool_name, "t\xc3\xa9");
+  EXPECT_EQ(peek_message("[{}]").kind, MessageKind::batch);
+  EXPECT_EQ(peek_message("not json").kind, MessageKind::other);
+  EXPECT_EQ(peek_message(R"({"id":1,"method":)").kind, MessageKind::other);
+  EXPECT_EQ(peek_message("").kind, MessageKind::other);
+  // Deep nesting costs no stack.
+  std::string deep = R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"x":)" + std::string(100000, '[') +
+                     std::string(100000, ']') + "}}";
+  EXPECT_EQ(peek_message(deep).kind, MessageKind::request);
+}
+
+std::vector<SseBlock> frame(const std::vector<std::string>& pieces, std::size_t bound = 1 << 20) {
+  SseFramer f(bound);
+  std::vector<SseBlock> out;
+  for (const auto& p : pieces) f.feed(p, out);
+  return out;
+}
+
+TEST(ProxySseFramer, FindsBlocksAcrossPiecesAndLineEnds) {
+  auto blocks = frame({"id: a\ndata:\n\nevent: mess", "age\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}\n",
+                       "\n: keep-alive\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\r", "\n\r\n"});
+  ASSERT_EQ(blocks.size(), 4u);
+  EXPECT_TRUE(blocks[0].priming);
+  EXPECT_EQ(blocks[1].message.kind, MessageKind::notification);
+  EXPECT_TRUE(blocks[2].comment_only);
+  EXPECT_TRUE(blocks[3].response());
+  EXPECT_EQ(blocks[3].message.id_json, "3");
+  // The blocks partition the bytes fed (the LF of a CRLF ends the block it closes, or begins the next).
+  std::string joined;
+  for (const auto& b : blocks) joined += b.text;
+  EXPECT_EQ(joined, "id: a\ndata:\n\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}\n\n"
+                    ": keep-alive\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\r\n\r");
+  // CR alone ends lines too (WHATWG), and a CRLF split between pieces is one line end.
+  blocks = frame({"data: x\r", "\r"});
+  ASSERT_EQ(blocks.size(), 1u);
+  blocks = frame({"data: x\r", "\n", "\r\n"});
+  ASSERT_EQ(blocks.size(), 1u);
+}
+
+TEST(ProxySseFramer, KeepsAtMostTheBound) {
+  auto blocks = frame({"data: " + std::string(100, 'x') + "\n\n"}, 16);
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_FALSE(blocks[0].whole);
+  EXPECT_EQ(blocks[0].text.size(), 16u);
+}
+
+TEST(ProxyInject, ParsesEveryActionAndWhen) {
+  auto r = parse_rule("status=503,retry-after=2@post=3,5");
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->action, Action::status);
+  EXPECT_EQ(r->status, 503);
+  EXPECT_EQ(r->retry_after_s, 2);
+  EXPECT_EQ(r->when, When::post);
+  EXPECT_EQ(r->posts, (std::vector<std::size_t>{3, 5}));
+  r = parse_rule("jsonrpc-error=-32603@method=tools/call");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->code, -32603);
+  EXPECT_EQ(r->when, When::method);
+  EXPECT_EQ(r->name, "tools/call");
+  r = parse_rule("tool-error@tool=echo");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->when, When::tool);
+  ASSERT_TRUE(parse_rule("input-required"));
+  r = parse_rule("cut-after-events=2");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->events, 2u);
+  r = parse_rule("delay=1.5s");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->delay.count(), 1500);
+  ASSERT_TRUE(parse_rule("session-expired@post=4"));
+  ASSERT_TRUE(parse_rule("unauthorized"));
+  ASSERT_TRUE(parse_rule("status=429,body=x.json"));
+  for (const char* bad : {"status=99", "status=abc", "status=503,retry=2", "nope", "tool-error=1", "delay=fast",
+                          "cut-after-events=-1", "status=503@post=0", "status=503@post=", "status=503@when=1",
+                          "jsonrpc-error=1.5"}) {
+    EXPECT_FALSE(parse_rule(bad)) << bad;
+  }
+  EXPECT_EQ(parse_duration("250ms")->count(), 250);
+  EXPECT_EQ(parse_duration("2m")->count(), 120000);
+  EXPECT_EQ(parse_duration("3")->count(), 3000);
+  EXPECT_FALSE(parse_duration("-1s"));
+}
+
+RequestFacts post(std::string body, std::size_t n, std::string version = "2025-11-25") {
+  RequestFacts f;
+  f.http_method = "POST";
+  f.target = "/mcp";
+  f.session_id = true;
+  f.post_number = n;
+  f.message = peek_message(body);
+  f.protocol_version = std::move(version);
+  return f;
+}
+
+TEST(ProxyInject, MatchesOnlyRequestsTheActionAppliesTo) {
+  std::vector<Rule> rules;
+  rules.push_back(*parse_rule("tool-error"));
+  rules.push_back(*parse_rule("status=503@post=2"));
+  const auto call = post(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}})", 5);
+  const auto list = post(R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})", 2);
+  const auto note = post(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", 3);
+  EXPECT_EQ(match_rule(rules, call), &rules[0]);
+  EXPECT_EQ(match_rule(rules, list), &rules[1]);
+  EXPECT_EQ(match_rule(rules, note), nullptr);
+  std::vector<Rule> expiry{*parse_rule("session-expired")};
+  auto no_session = call;
+  no_session.session_id = false;
+  EXPECT_EQ(match_rule(expiry, no_session), nullptr);
+  EXPECT_NE(match_rule(expiry, call), nullptr);
+}
+
+TEST(ProxyInject, BuildsRepliesToTheNegotiatedVersion) {
+  std::vector<std::string> notes;
+  const auto call = post(R"({"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"echo"}})", 1);
+  Injected i = build_injected(*parse_rule("tool-error"), call, "http://127.0.0.1:8931", notes);
+  EXPECT_EQ(i.status, 200);
+  EXPECT_NE(i.body.find(R"("id":"x")"), std::string::npos);
+  EXPECT_NE(i.body.find(R"("isError":true)"), std::string::npos);
+  EXPECT_EQ(i.body.find("resultType"), std::string::npos);
+  const auto call26 = post(R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo"}})", 1, "2026-07-28");
+  i = build_injected(*parse_rule("tool-error"), call26, "http://127.0.0.1:8931", notes);
+  EXPECT_NE(i.body.find(R"("resultType":"complete")"), std::string::npos);
+  i = build_injected(*parse_rule("jsonrpc-error=-32601"), call26, "", notes);
+  EXPECT_EQ(i.status, 404);  // 2026-07-28: -32601 goes with 404
+  i = build_injected(*parse_rule("jsonrpc-error=-32601"), call, "", notes);
+  EXPECT_EQ(i.status, 200);
+  i = build_injected(*parse_rule("status=503,retry-after=3"), call, "", notes);
+  EXPECT_EQ(i.status, 503);
+  ASSERT_TRUE(find_header(i.headers, "Retry-After"));
+  EXPECT_EQ(*find_header(i.headers, "Retry-After"), "3");
+  i = build_injected(*parse_rule("unauthorized"), call, "http://127.0.0.1:8931", notes);
+  EXPECT_EQ(i.status, 401);
+  EXPECT_EQ(*find_header(i.headers, "WWW-Authenticate"),
+            R"(Bearer resource_metadata="http://127.0.0.1:8931/.well-known/oauth-protected-resource/mcp")");
+  i = build_injected(*parse_rule("session-expired"), call, "", notes);
+  EXPECT_EQ(i.status, 404);
+  EXPECT_TRUE(notes.empty());
+  i = build_injected(*parse_rule("input-required"), call, "", notes);
+  EXPECT_NE(i.body.find(R"("resultType":"input_required")"), std::string::npos);
+  EXPECT_EQ(notes.size(), 1u);  // MRTR is 2026-07-28's
+}
+
+TEST(ProxyRedaction, BodiesStayJson) {
+  set_redaction(true);
+  EXPECT_EQ(redact_body(R"({"password": "hunter2", "text":"Cookie: a=b; c=d","x":"Bearer abc.def"})"),
+            R"({"password": "[REDACTED]", "text":"Cookie: a=[REDACTED]; c=[REDACTED]","x":"Bearer [REDACTED]"})");
+  EXPECT_EQ(redact_body("data: {\"access_token\":\"eyJ\",\"token_type\":\"Bearer\"}\n\n"),
+            "data: {\"access_token\":\"[REDACTED]\",\"token_type\":\"Bearer\"}\n\n");
+  // A header list echoed in a JSON string: each escaped line end ends a line for the rules.
+  EXPECT_EQ(redact_body(R"({"text":"x-api-key: K1\ncookie: sid=C2\nok: 1"})"),
+            R"({"text":"x-api-key: [REDACTED]\ncookie: sid=[REDACTED]\nok: 1"})");
+  // Nothing hidden: the literal is kept as it was written (escapes and all).
+  EXPECT_EQ(redact_body(R"({"a":"caf\u00e9 \/"})"), R"({"a":"caf\u00e9 \/"})");
+  EXPECT_EQ(redact_body("grant_type=authorization_code&code=abc&client_secret=xyz"),
+            "grant_type=authorization_code&code=[REDACTED]&client_secret=[REDACTED]");
+  set_redaction(false);
+  EXPECT_EQ(redact_body(R"({"password": "hunter2"})"), R"({"password": "hunter2"})");
+  set_redaction(true);
+}
+
+Captured sample() {
+  Captured c;
+  c.seq = 1;
+  c.client = "127.0.0.1:5000";
+  c.method = "POST";
+  c.target = "/mcp";
+  c.url = "http://127.0.0.1:3001/mcp";
+  c.request_headers = {{"Content-Type", "application/json"}, {"Authorization", "Bearer SECRET123"}};
+  c.request_body = R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{}}})";
+  c.status = 200;
+  c.reason = "OK";
+  c.response_headers = {{"Content-Type", "application/json"}};
+  c.body = R"({"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"hi"}]}})";
+  c.body_bytes = c.body.size();
+  c.record_bound = 1 << 20;
+  c.started = std::chrono::system_clock::now();
+  return c;
+}
+
+Exchange read_back(const std::string& line) {
+  auto block = read_lines_block(line, "rec.jsonl", 0, CaptureOptions{}, 0);
+  EXPECT_TRUE(block);
+  EXPECT_EQ(block->exchanges.size(), 1u);
+  return block->exchanges.front();
+}
+
+TEST(ProxyRecordLine, ReadsBackAsTheSameExchange) {
+  const Captured c = sample();
+  const std::string line = exchange_line(c, std::nullopt);
+  EXPECT_EQ(line.find("SECRET123"), std::string::npos);
+  const Exchange ex = read_back(line);
+  EXPECT_EQ(ex.format, CaptureFormat::exchange_log);
+  EXPECT_EQ(ex.response.status, 200);
+  EXPECT_EQ(ex.response.body, c.body);
+  ASSERT_TRUE(ex.request);
+  EXPECT_EQ(ex.request->method_line, "POST");
+  const auto results = classify(ex, ContextFlags{}, 0);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].outcome, Outcome::TOOL_SUCCESS);
+  EXPECT_TRUE(results[0].id_checked);
+}
+
+TEST(ProxyRecordLine, CutBodiesAreNeverASuccess) {
+  Captured c = sample();
+  c.body = c.body.substr(0, 30);
+  c.end = BodyEnd::cut_upstream;
+  c.end_detail = "Connection reset by peer";
+  Exchange ex = read_back(exchange_line(c, std::nullopt));
+  EXPECT_EQ(ex.response.body_state, BodyState::truncated);
+  auto results = classify(ex, ContextFlags{}, 0);
+  EXPECT_EQ(results[0].outcome, Outcome::MALFORMED_JSON);
+  bool warned = false;
+  for (const auto& w : results[0].warnings) warned |= w.find("upstream connection ended") != std::string::npos;
+  EXPECT_TRUE(warned);
+  // Cut at the record's bound: cut_at_limit, as --max-body.
+  c = sample();
+  c.body_bytes = c.body.size() + 100;
+  c.end = BodyEnd::cut_limit;
+  ex = read_back(exchange_line(c, std::nullopt));
+  EXPECT_TRUE(ex.response.cut_at_max_body);
+  results = classify(ex, ContextFlags{}, 0);
+  EXPECT_NE(results[0].outcome, Outcome::TOOL_SUCCESS);
+}
+
+TEST(ProxyRecordLine, BinaryBodiesAndSkips) {
+  Captured c = sample();
+  c.body = std::string("\xff\xfe{", 3);
+  const std::string line = exchange_line(c, std::nullopt);
+  EXPECT_NE(line.find(R"("body_encoding":"base64")"), std::string::npos);
+  EXPECT_EQ(read_back(line).response.body, c.body);
+  c = sample();
+  c.method = "GET";
+  c.target = "/.well-known/oauth-protected-resource";
+  c.url = "http://127.0.0.1:3001/.well-known/oauth-protected-resource";
+  c.request_body.clear();
+  c.body = R"({"resource":"http://127.0.0.1:3001/mcp"})";
+  const auto skip = skip_of(har_entry(c));
+  ASSERT_TRUE(skip);
+  EXPECT_EQ(skip->reason, SkipReason::not_mcp);
+  const Exchange ex = read_back(exchange_line(c, skip));
+  ASSERT_TRUE(ex.skipped);
+  EXPECT_EQ(ex.skipped->reason, SkipReason::not_mcp);
+}
+
+TEST(ProxyUpstream, ParsesUrls) {
+  auto u = parse_upstream("https://mcp.example.com/mcp?x=1");
+  ASSERT_TRUE(u);
+  EXPECT_TRUE(u->tls);
+  EXPECT_EQ(u->port, "443");
+  EXPECT_EQ(u->host_header, "mcp.example.com");
+  EXPECT_EQ(u->path, "/mcp?x=1");
+  u = parse_upstream("http://127.0.0.1:3001");
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->host_header, "127.0.0.1:3001");
+  EXPECT_EQ(u->path, "/");
+  u = parse_upstream("http://[::1]:3001/mcp");
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->host, "::1");
+  EXPECT_EQ(u->origin, "http://[::1]:3001");
+  EXPECT_FALSE(parse_upstream("ftp://x"));
+  EXPECT_FALSE(parse_upstream("http://:80/"));
+  EXPECT_FALSE(parse_upstream("http://u:p@host/"));
+  EXPECT_FALSE(parse_upstream("http://host:99999/"));
+}
+
+TEST(ProxyBudget, TakesWhatIsLeft) {
+  RecordBudget b(100);
+  EXPECT_EQ(b.take(60), 60u);
+  EXPECT_EQ(b.take(60), 40u);
+  EXPECT_EQ(b.take(1), 0u);
+  b.give_back(50);
+  EXPECT_EQ(b.take(10), 10u);
+  EXPECT_EQ(b.used(), 60u);
+}
+
+TEST(ProxyWatcher, ReportsNothingNewRequestAndResend) {
+  using namespace std::chrono_literals;
+  Watcher w(1000ms);
+  const auto t = Clock::now();
+  Captured failed = sample();
+  failed.seq = 1;
+  failed.t0 = t;
+  failed.timing.end_ms = 10;
+  failed.injected = "status=503,retry-after=1@post=3";
+  Verdict v;
+  v.source = "rec#1";
+  v.outcome = Outcome::HTTP_ERROR;
+  v.reason = "service_unavailable";
+  v.http_status = 503;
+  v.failure = true;
+  v.method = "tools/call";
+  v.tool = "echo";
+  v.retry_after_ms = 1000;
+  EXPECT_TRUE(w.completed(failed, {v}).empty());
+  // A resend 1.2 s later, found by the session analysis as a replay of rec#1.
+  w.started(Started{2, t + 1210ms, "POST", "tools/call", "echo", false});
+  Captured again = sample();
+  again.seq = 2;
+  again.t0 = t + 1210ms;
+  Verdict r;
+  r.source = "rec#2";
+  r.outcome = Outcome::TOOL_SUCCESS;
+  r.replay = Replay{"rec#1", 0, Outcome::HTTP_ERROR, ReplaySafety::safe, "readOnlyHint: true (rec#0)", "unknown", false};
+  auto reports = w.completed(again, {r});
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0].action, "resend");
+  EXPECT_NE(reports[0].jsonl.find(R"("honoured_retry_after":true)"), std::string::npos);
+  EXPECT_NE(reports[0].jsonl.find(R"("retry_origin":"client")"), std::string::npos);
+  // Nothing after a failure: reported when the window has passed.
+  Captured f2 = failed;
+  f2.seq = 3;
+  f2.t0 = t + 2s;
+  v.source = "rec#3";
+  w.completed(f2, {v});
+  EXPECT_TRUE(w.tick(t + 2500ms).empty());
+  reports = w.tick(t + 3100ms);
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0].action, "nothing");
+  // A new request, after a session expiry, without re-initializing.
+  Captured f3 = failed;
+  f3.seq = 4;
+  f3.t0 = t + 4s;
+  f3.injected = "session-expired";
+  v.source = "rec#4";
+  v.advice = Advice::new_session;
+  w.completed(f3, {v});
+  w.started(Started{5, t + 4100ms, "POST", "tools/list", "", false});
+  reports = w.finish(t + 4200ms);
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0].action, "new_request");
+  EXPECT_NE(reports[0].jsonl.find(R"("reinitialized":false)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mcptriage::proxy
