@@ -1,6 +1,6 @@
 // The layered classifier (transport, protocol, interaction, application) over one exchange.
-// Rules: shared/classification.md; spec facts: shared/mcp-spec-notes.md. This file and
-// src/classify/json_util are the only places that see simdjson types.
+// Rules: shared/classification.md; spec facts: shared/mcp-spec-notes.md. JSON is read through
+// json::View (src/json/dom.hpp).
 #include "mcptriage/classify.hpp"
 
 #include <fmt/format.h>
@@ -10,7 +10,6 @@
 #include <cctype>
 #include <charconv>
 #include <span>
-#include <simdjson.h>
 #include <unordered_set>
 
 #include "classify/request_summary.hpp"
@@ -23,10 +22,7 @@
 namespace mcptriage {
 namespace {
 
-using simdjson::dom::array;
-using simdjson::dom::element;
-using simdjson::dom::element_type;
-using simdjson::dom::object;
+using json::View;
 
 constexpr std::string_view kV20250326 = "2025-03-26";
 constexpr std::string_view kV20250618 = "2025-06-18";
@@ -74,154 +70,73 @@ std::string clip(std::string_view s) {
   return out;
 }
 
-std::string pointer_escape(std::string_view key) {
-  std::string out;
-  for (char ch : key) {
-    if (ch == '~') out += "~0";
-    else if (ch == '/') out += "~1";
-    else out += ch;
-  }
-  return out;
-}
+/// A member of an object (View::get), and a string member.
+std::optional<View> field(View e, std::string_view key) { return e.get(key); }
+std::optional<std::string_view> string_field(View e, std::string_view key) { return e.string_at(key); }
 
-/// A member of an object (json::member), and a string member.
-std::optional<element> field(element e, std::string_view key) { return json::member(e, key); }
-std::optional<std::string_view> string_field(element e, std::string_view key) { return json::string_member(e, key); }
+bool is_object(View e) { return e.is_object(); }
+bool is_array(View e) { return e.is_array(); }
 
-bool is_object(element e) { return e.type() == element_type::OBJECT; }
-bool is_array(element e) { return e.type() == element_type::ARRAY; }
+std::string json_text(View e) { return json::minified(e); }
 
-std::string json_text(element e) { return simdjson::to_string(e); }
-
-JsonRpcId id_of(element e) {
+JsonRpcId id_of(View e) {
   switch (e.type()) {
-    case element_type::INT64: return {JsonRpcId::Kind::integer, std::to_string(int64_t(e))};
-    case element_type::UINT64: return {JsonRpcId::Kind::integer, std::to_string(uint64_t(e))};
-    case element_type::STRING: return {JsonRpcId::Kind::string, std::string(std::string_view(e))};
-    case element_type::NULL_VALUE: return {JsonRpcId::Kind::null, "null"};
+    case json::Type::int64: return {JsonRpcId::Kind::integer, std::to_string(*e.int64())};
+    case json::Type::uint64: return {JsonRpcId::Kind::integer, std::to_string(*e.uint64())};
+    case json::Type::string: return {JsonRpcId::Kind::string, std::string(*e.string())};
+    case json::Type::null: return {JsonRpcId::Kind::null, "null"};
     default: return {JsonRpcId::Kind::other, json_text(e)};
   }
-}
-
-/// The path (from `e`, reversed: innermost step first) of the first duplicate member name
-/// anywhere in `e`; false when there is none. No allocation unless a duplicate is found: this
-/// runs over every response (docs/performance.md).
-bool find_duplicate_steps(element e, std::vector<std::string>& steps) {
-  if (e.type() == element_type::OBJECT) {
-    object obj = e;
-    // Members seen so far: a small array, searched linearly (objects are small), then a set.
-    constexpr std::size_t kLinear = 16;
-    std::string_view seen_small[kLinear];
-    std::size_t n = 0;
-    std::unordered_set<std::string_view> seen_large;
-    for (auto [key, value] : obj) {
-      bool dup = false;
-      if (n < kLinear) {
-        for (std::size_t k = 0; k < n && !dup; ++k) dup = seen_small[k] == key;
-        if (!dup) seen_small[n++] = key;
-      } else {
-        if (seen_large.empty()) seen_large.insert(seen_small, seen_small + kLinear);
-        dup = !seen_large.insert(key).second;
-      }
-      if (dup) {
-        steps.push_back(pointer_escape(key));
-        return true;
-      }
-      if (value.type() == element_type::OBJECT || value.type() == element_type::ARRAY) {
-        if (find_duplicate_steps(value, steps)) {
-          steps.push_back(pointer_escape(key));
-          return true;
-        }
-      }
-    }
-  } else if (e.type() == element_type::ARRAY) {
-    array arr = e;
-    std::size_t i = 0;
-    for (element value : arr) {
-      if (value.type() == element_type::OBJECT || value.type() == element_type::ARRAY) {
-        if (find_duplicate_steps(value, steps)) {
-          steps.push_back(std::to_string(i));
-          return true;
-        }
-      }
-      ++i;
-    }
-  }
-  return false;
-}
-
-/// JSON Pointer (under `path`) of the first duplicate member name anywhere in `e`, or nullopt.
-/// RFC 8259 §4 leaves duplicates' meaning undefined; the contract treats them as ambiguous.
-std::optional<std::string> find_duplicate(element e, const std::string& path) {
-  std::vector<std::string> steps;
-  if (!find_duplicate_steps(e, steps)) return std::nullopt;
-  std::string out = path;
-  for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
-    out += '/';
-    out += *it;
-  }
-  return out;
 }
 
 /// Result of a full parse of one JSON text.
 struct Parsed {
   bool ok = false;
-  element root;
+  View root;
   Reason reason = Reason::invalid_json;  ///< MALFORMED_JSON reason when !ok
   std::string detail;
 };
 
-Parsed parse_json(simdjson::dom::parser& parser, std::string_view text, bool padded = false) {
+Parsed parse_json(json::Parser& parser, std::string_view text, bool padded = false) {
   Parsed p;
-  auto err = json::parse(parser, text, padded).get(p.root);
-  if (!err) {
+  auto parsed = parser.parse(text, padded);
+  if (parsed) {
     p.ok = true;
+    p.root = *parsed;
     return p;
   }
-  p.detail = fmt::format("not valid JSON: {}", simdjson::error_message(err));
+  const json::ParseError& err = parsed.error();
+  p.detail = fmt::format("not valid JSON: {}", err.message);
   if (text.starts_with("\xEF\xBB\xBF")) {
-    // simdjson says "improper structure"; the cause is the byte order mark.
+    // The parser says "improper structure"; the cause is the byte order mark.
     p.reason = Reason::invalid_json;
     p.detail = "the body starts with a UTF-8 byte order mark (EF BB BF): JSON sent over a network must not "
                "(RFC 8259 §8.1), and clients such as JSON.parse reject it";
     return p;
   }
-  switch (err) {
-    case simdjson::EMPTY: p.reason = Reason::empty_json; p.detail = "no JSON value in the body"; return p;
-    case simdjson::UTF8_ERROR: p.reason = Reason::invalid_utf8; return p;
-    case simdjson::DEPTH_ERROR:
+  switch (err.fault) {
+    case json::ParseFault::empty: p.reason = Reason::empty_json; p.detail = "no JSON value in the body"; return p;
+    case json::ParseFault::utf8: p.reason = Reason::invalid_utf8; return p;
+    case json::ParseFault::too_deep:
       p.reason = Reason::too_deep;
-      p.detail = fmt::format("JSON nested deeper than {} levels", simdjson::DEFAULT_MAX_DEPTH);
+      p.detail = fmt::format("JSON nested deeper than {} levels", json::kMaxDepth);
       return p;
-    case simdjson::CAPACITY:
-    case simdjson::MEMALLOC: p.reason = Reason::too_large; return p;
+    case json::ParseFault::too_large: p.reason = Reason::too_large; return p;
     default: break;
   }
   // Distinguish "a complete value followed by more text" from plain syntax errors.
-  simdjson::dom::parser probe;
-  simdjson::dom::document_stream stream;
-  simdjson::padded_string copy(text);
-  // A batch no larger than the text (simdjson's default is 1 MB, allocated per call: costly
-  // for every bad event of a long stream).
-  const std::size_t batch = std::clamp<std::size_t>(text.size(), 32, simdjson::dom::DEFAULT_BATCH_SIZE);
-  if (!probe.parse_many(copy, batch).get(stream)) {
-    auto it = stream.begin();
-    if (it != stream.end() && !(*it).error()) {
-      ++it;
-      if (it != stream.end()) {
-        p.reason = Reason::trailing_data;
-        p.detail = fmt::format("text after the JSON value at byte {}", it.current_index());
-        return p;
-      }
-    }
+  if (auto at = json::trailing_data_at(text)) {
+    p.reason = Reason::trailing_data;
+    p.detail = fmt::format("text after the JSON value at byte {}", *at);
+    return p;
   }
   p.reason = Reason::invalid_json;
   return p;
 }
 
-/// parse_json() of a string, read in place when it has room for simdjson's padding (a body the
+/// parse_json() of a string, read in place when it has room for the parser's padding (a body the
 /// JSON Lines reader copied with json::padded_copy).
-Parsed parse_json(simdjson::dom::parser& parser, const std::string& text) {
+Parsed parse_json(json::Parser& parser, const std::string& text) {
   return parse_json(parser, std::string_view(text), text.capacity() - text.size() >= json::kPadding);
 }
 
@@ -242,19 +157,19 @@ struct Context {
 };
 
 /// One parser per thread for the response bodies and one for request bodies, reused for every
-/// exchange: a parser allocates once and parses many (simdjson; docs/performance.md). Parsing a
-/// `const char*` copies the text into the parser's own padded buffer, so callers need no copy.
-simdjson::dom::parser& body_parser() {
-  thread_local simdjson::dom::parser parser;
+/// exchange: a parser allocates once and parses many (docs/performance.md). Parsing a text that is
+/// not padded copies it into the parser's own padded buffer, so callers need no copy.
+json::Parser& body_parser() {
+  thread_local json::Parser parser;
   return parser;
 }
-simdjson::dom::parser& request_parser() {
-  thread_local simdjson::dom::parser parser;
+json::Parser& request_parser() {
+  thread_local json::Parser parser;
   return parser;
 }
 /// For the SSE events after the deciding one (classify_sse).
-simdjson::dom::parser& rest_parser() {
-  thread_local simdjson::dom::parser parser;
+json::Parser& rest_parser() {
+  thread_local json::Parser parser;
   return parser;
 }
 
@@ -304,10 +219,9 @@ bool apply_request(const RequestSummary& s, Context& ctx, MethodSource source, R
 /// Reads id/method/notification/version from a JSON-RPC request body given as text; false when
 /// unusable.
 bool read_request_body(std::string_view body, Context& ctx, MethodSource source, ReadAlong* along) {
-  simdjson::dom::parser& parser = request_parser();
-  element root;
-  if (json::parse(parser, body).get(root)) return false;
-  return apply_request(summarize_request(root), ctx, source, along);
+  auto root = request_parser().parse(body);
+  if (!root) return false;
+  return apply_request(summarize_request(*root), ctx, source, along);
 }
 
 Context build_context(const Exchange& ex, const ContextFlags& flags, std::vector<std::string>& warnings,
@@ -410,7 +324,7 @@ class Classifier {
   std::optional<ToolResult> tool_result_;
   Context ctx_;
   Classification base_;
-  simdjson::dom::parser& parser_ = body_parser();
+  json::Parser& parser_ = body_parser();
 
   /// Sets the verdict: the reason decides the outcome (outcome_of) and so the layer.
   static void set(Classification& c, Reason reason, std::string detail, std::string pointer = "") {
@@ -422,7 +336,7 @@ class Classifier {
   }
 
   /// The version whose rules apply; infers from the deciding message when nothing says.
-  const std::string& version_for(Classification& c, std::optional<element> message, bool batch) {
+  const std::string& version_for(Classification& c, std::optional<View> message, bool batch) {
     if (!c.protocol_version.empty()) return c.protocol_version;
     std::string_view v;  // a constant, or a view into the parsed message
     if (batch) v = kV20250326;
@@ -597,12 +511,13 @@ class Classifier {
     std::string message;
     bool wellformed_error = false;
     if (json_media && r.body_state == BodyState::complete && !r.body.empty()) {
-      element root;
-      if (!json::parse_string(parser_, r.body).get(root) && is_object(root)) {
+      auto parsed = parser_.parse_string(r.body);
+      if (parsed && is_object(*parsed)) {
+        const View root = *parsed;
         auto err = field(root, "error");
-        std::int64_t code_value = 0;
+        std::optional<std::int64_t> code_value;
         if (err && is_object(*err) && string_field(root, "jsonrpc") == std::optional<std::string_view>("2.0") &&
-            !field(root, "result") && field(*err, "code") && field(*err, "code")->get(code_value) == simdjson::SUCCESS &&
+            !field(root, "result") && field(*err, "code") && (code_value = field(*err, "code")->int64()) &&
             string_field(*err, "message")) {
           wellformed_error = true;
           code = code_value;
@@ -762,23 +677,23 @@ class Classifier {
     }
   }
 
-  void judge_batch(Classification& c, element root, std::vector<Classification>& out) {
+  void judge_batch(Classification& c, View root, std::vector<Classification>& out) {
     std::string v = version_for(c, std::nullopt, true);
-    array arr = root;
     if (!(v >= kV20250326 && v < kV20250618)) {  // 2025-03-26 rules: from it until 2025-06-18 (versions compare as dates)
       set(c, Reason::batch_not_allowed,
           fmt::format("a JSON array (batch) reply, but protocol version {} has no batching (removed in 2025-06-18)", v));
       out.push_back(std::move(c));
       return;
     }
-    if (arr.size() == 0) {
+    const std::size_t n = root.size();
+    if (n == 0) {
       set(c, Reason::empty_batch, "an empty JSON array is not a JSON-RPC batch response");
       out.push_back(std::move(c));
       return;
     }
     // With a known request id, only its response decides; otherwise every element is a record.
     std::size_t i = 0;
-    for (element item : arr) {
+    for (View item : root.items()) {
       Classification ci = c;
       if (c.request_id) {
         auto idv = field(item, "id");
@@ -788,7 +703,7 @@ class Classifier {
         }
       }
       judge_message(ci, item, "/" + std::to_string(i));
-      ci.warnings.push_back(fmt::format("batch element {} of {}", i, arr.size()));
+      ci.warnings.push_back(fmt::format("batch element {} of {}", i, n));
       out.push_back(std::move(ci));
       ++i;
     }
@@ -800,14 +715,14 @@ class Classifier {
   }
 
   /// Envelope, then result checks, for one JSON-RPC message (a response, we hope).
-  void judge_message(Classification& c, element msg, const std::string& prefix) {
+  void judge_message(Classification& c, View msg, const std::string& prefix) {
     version_for(c, msg, false);
     if (!is_object(msg)) {
       set(c, Reason::not_an_object, "the JSON-RPC response is not a JSON object", prefix);
       return;
     }
     if (auto early_id = field(msg, "id")) c.response_id = id_of(*early_id);
-    if (auto dup = find_duplicate(msg, prefix)) {
+    if (auto dup = json::first_duplicate_member(msg, prefix)) {
       const std::string& d = *dup;
       const bool in_result = d.starts_with(prefix + "/result/");
       if (in_result) {
@@ -823,8 +738,7 @@ class Classifier {
       return;
     }
     auto jsonrpc = field(msg, "jsonrpc");
-    std::string_view jv;
-    if (!jsonrpc || jsonrpc->get(jv) || jv != "2.0") {
+    if (!jsonrpc || jsonrpc->string() != std::optional<std::string_view>("2.0")) {
       set(c, Reason::jsonrpc_version,
           jsonrpc ? fmt::format("\"jsonrpc\" is {}, not \"2.0\"", clip(json_text(*jsonrpc))) : "\"jsonrpc\": \"2.0\" is missing",
           prefix + "/jsonrpc");
@@ -849,8 +763,7 @@ class Classifier {
       set(c, Reason::no_result_or_error, "the response has neither \"result\" nor \"error\"", prefix);
       return;
     }
-    if (idv && idv->type() != element_type::STRING && idv->type() != element_type::INT64 &&
-        idv->type() != element_type::UINT64 && idv->type() != element_type::NULL_VALUE) {
+    if (idv && !idv->is_string() && !idv->is_integer() && !idv->is_null()) {
       set(c, Reason::id_invalid_type,
           fmt::format("\"id\" is {}: a JSON-RPC id is a string or an integer", clip(json_text(*idv))), prefix + "/id");
       return;
@@ -864,7 +777,7 @@ class Classifier {
       set(c, Reason::id_missing, "a result without \"id\" cannot be paired with a request", prefix);
       return;
     }
-    if (idv->type() == element_type::NULL_VALUE) {
+    if (idv->is_null()) {
       set(c, Reason::id_null, "a result with \"id\": null cannot be paired with a request", prefix + "/id");
       return;
     }
@@ -884,7 +797,7 @@ class Classifier {
 
   /// Compares the response id with the request id (type and value, BASE §Responses). False, with
   /// INVALID_ENVELOPE/id_mismatch set, when they differ; without a request id, warns and passes.
-  bool pair_id(Classification& c, element idv, const std::string& prefix, std::string_view what) const {
+  bool pair_id(Classification& c, View idv, const std::string& prefix, std::string_view what) const {
     if (!c.request_id && !ctx_.batch_ids.empty()) {
       // A batch request: the response answers one of its requests (JSON-RPC 2.0 §6).
       const JsonRpcId id = id_of(idv);
@@ -914,16 +827,16 @@ class Classifier {
     return true;
   }
 
-  static std::string type_name(element e) {
+  static std::string type_name(View e) {
     switch (e.type()) {
-      case element_type::ARRAY: return "an array";
-      case element_type::OBJECT: return "an object";
-      case element_type::INT64:
-      case element_type::UINT64:
-      case element_type::DOUBLE: return "a number";
-      case element_type::STRING: return "a string";
-      case element_type::BOOL: return "a boolean";
-      case element_type::NULL_VALUE: return "null";
+      case json::Type::array: return "an array";
+      case json::Type::object: return "an object";
+      case json::Type::int64:
+      case json::Type::uint64:
+      case json::Type::float64: return "a number";
+      case json::Type::string: return "a string";
+      case json::Type::boolean: return "a boolean";
+      case json::Type::null: return "null";
     }
     return "a value";
   }
@@ -948,15 +861,15 @@ class Classifier {
     return Reason::application_error;
   }
 
-  void judge_error(Classification& c, element error, std::optional<element> idv, const std::string& prefix) {
+  void judge_error(Classification& c, View error, std::optional<View> idv, const std::string& prefix) {
     if (!is_object(error)) {
       set(c, Reason::error_not_object, fmt::format("\"error\" is {}, not an object", type_name(error)),
           prefix + "/error");
       return;
     }
     auto code = field(error, "code");
-    std::int64_t code_value = 0;
-    if (!code || code->get(code_value)) {
+    const std::optional<std::int64_t> code_int = code ? code->int64() : std::nullopt;
+    if (!code_int) {
       set(c, Reason::error_code_not_integer,
           code ? fmt::format("\"error.code\" is {}: it must be an integer", clip(json_text(*code))) : "\"error.code\" is missing",
           prefix + "/error/code");
@@ -968,17 +881,17 @@ class Classifier {
           prefix + "/error/message");
       return;
     }
+    const std::int64_t code_value = *code_int;
     c.error_code = code_value;
     c.error_message = std::string(*message);
     if (auto data = field(error, "data")) {
       if (auto supported = field(*data, "supported"); supported && is_array(*supported)) {
-        for (element v : array(*supported)) {
-          std::string_view s;
-          if (!v.get(s)) c.supported_versions.emplace_back(s);
+        for (View v : supported->items()) {
+          if (auto s = v.string()) c.supported_versions.emplace_back(*s);
         }
       }
     }
-    if (!idv || idv->type() == element_type::NULL_VALUE) {
+    if (!idv || idv->is_null()) {
       c.warnings.push_back(idv ? "error with \"id\": null cannot be paired with the request (lenient: JSON-RPC 2.0 allows it, MCP does not)"
                                : "error without \"id\" cannot be paired with the request (the server could not read the id)");
     } else if (!pair_id(c, *idv, prefix, "error response")) {
@@ -991,7 +904,7 @@ class Classifier {
 
   static bool is_tool_method(const std::string& m) { return m == "tools/call" || m == "tasks/result"; }
 
-  void judge_result(Classification& c, element result, const std::string& ptr) {
+  void judge_result(Classification& c, View result, const std::string& ptr) {
     if (c.method.empty()) infer_method_from_result(c, result);
     const std::string& method = c.method;
     const bool tool = is_tool_method(method);
@@ -1001,13 +914,13 @@ class Classifier {
     // resultType (2026-07-28; absent means "complete").
     std::string result_type = "complete";
     if (auto rt = field(result, "resultType")) {
-      std::string_view s;
-      if (rt->get(s)) {
+      const auto s = rt->string();
+      if (!s) {
         set(c, invalid(Reason::result_type_not_string_tool_result, Reason::result_type_not_string_result), fmt::format("\"resultType\" is {}, not a string", type_name(*rt)),
             ptr + "/resultType");
         return;
       }
-      result_type = std::string(s);
+      result_type = std::string(*s);
       c.result_type = result_type;
     } else if (c.protocol_version >= kV20260728 && c.protocol_version_source != "assumed") {
       c.warnings.push_back("resultType is missing (required from 2026-07-28); treated as \"complete\"");
@@ -1026,7 +939,7 @@ class Classifier {
         set(c, invalid(Reason::input_requests_not_object_tool_result, Reason::input_requests_not_object_result), "\"inputRequests\" is not an object", ptr + "/inputRequests");
         return;
       }
-      if (state && state->type() != element_type::STRING) {
+      if (state && !state->is_string()) {
         set(c, invalid(Reason::request_state_not_string_tool_result, Reason::request_state_not_string_result), "\"requestState\" is not a string", ptr + "/requestState");
         return;
       }
@@ -1037,7 +950,7 @@ class Classifier {
       }
       std::string keys;
       if (requests) {
-        for (auto [key, value] : object(*requests)) {
+        for (auto [key, value] : requests->members()) {
           std::string_view m = string_field(value, "method").value_or("?");
           keys += fmt::format("{}{} ({})", keys.empty() ? "" : ", ", clip(key), clip(m));
         }
@@ -1073,7 +986,7 @@ class Classifier {
     judge_other_result(c, result, ptr);
   }
 
-  void infer_method_from_result(Classification& c, element result) {
+  void infer_method_from_result(Classification& c, View result) {
     c.method_source = MethodSource::inferred;
     auto has = [&](std::string_view k) { return field(result, k).has_value(); };
     if (has("content") || has("isError") || has("structuredContent") || has("task") || has("inputRequests") ||
@@ -1089,7 +1002,7 @@ class Classifier {
     else if (has("completion")) c.method = "completion/complete";
     else {
       bool only_meta = true;
-      for (auto [key, value] : object(result)) {
+      for (auto [key, value] : result.members()) {
         (void)value;
         if (key != "_meta" && key != "resultType") only_meta = false;
       }
@@ -1102,7 +1015,7 @@ class Classifier {
     }
   }
 
-  void judge_task(Classification& c, element task, const std::string& ptr, bool nested) {
+  void judge_task(Classification& c, View task, const std::string& ptr, bool nested) {
     auto id = string_field(task, "taskId");
     if (!id) {
       set(c, Reason::task_id_missing, "a task result without a string \"taskId\"", ptr + "/taskId");
@@ -1116,13 +1029,16 @@ class Classifier {
     if (nested && c.protocol_version_source == "assumed") c.protocol_version = std::string(kV20251125);
     auto poll = field(task, nested ? "pollInterval" : "pollIntervalMs");
     std::int64_t poll_ms = 0;
-    if (poll && !poll->get(poll_ms)) c.stream_retry_ms = poll_ms;
+    if (auto ms = poll ? poll->int64() : std::nullopt) {
+      poll_ms = *ms;
+      c.stream_retry_ms = poll_ms;
+    }
     set(c, Reason::task_created,
         fmt::format("task {} created, status {}{}", clip(*id), clip(*status),
                     poll ? fmt::format(", poll every {} ms", poll_ms) : std::string()));
   }
 
-  void judge_tool_result(Classification& c, element result, const std::string& ptr) {
+  void judge_tool_result(Classification& c, View result, const std::string& ptr) {
     const std::string& v = c.protocol_version;
     auto content = field(result, "content");
     if (!content) {
@@ -1136,7 +1052,7 @@ class Classifier {
     }
     std::size_t i = 0;
     std::string_view first_text;  // a view into the parsed body: tool output can be large
-    for (element item : array(*content)) {
+    for (View item : content->items()) {
       // The item's JSON Pointer, built only for a finding (this loop runs for every tool result).
       auto ip = [&] { return fmt::format("{}/content/{}", ptr, i); };
       if (!is_object(item)) {
@@ -1164,7 +1080,7 @@ class Classifier {
       }
       for (auto name : required) {
         auto f = field(item, name);
-        bool ok = f.has_value() && (name == "resource" ? is_object(*f) : f->type() == element_type::STRING);
+        bool ok = f.has_value() && (name == "resource" ? is_object(*f) : f->is_string());
         if (!ok) {
           set(c, Reason::content_field_missing,
               fmt::format("{} content item {} needs {} \"{}\"", *type, i, name == "resource" ? "an object" : "a string", name),
@@ -1173,7 +1089,7 @@ class Classifier {
         }
       }
       if (*type == "resource") {
-        element res = *field(item, "resource");
+        const View res = *field(item, "resource");
         bool uri_ok = string_field(res, "uri").has_value();
         bool body_ok = string_field(res, "text").has_value() || string_field(res, "blob").has_value();
         if (!uri_ok || !body_ok) {
@@ -1188,7 +1104,9 @@ class Classifier {
     }
     bool is_error = false;
     if (auto ie = field(result, "isError")) {
-      if (ie->get(is_error)) {
+      if (auto b = ie->boolean()) {
+        is_error = *b;
+      } else {
         set(c, Reason::is_error_not_boolean,
             fmt::format("\"isError\" is {}, not a boolean", type_name(*ie)), ptr + "/isError");
         return;
@@ -1223,7 +1141,7 @@ class Classifier {
     set(c, is_error ? Reason::tool_error : Reason::tool_success, std::move(detail));
   }
 
-  void judge_other_result(Classification& c, element result, const std::string& ptr) {
+  void judge_other_result(Classification& c, View result, const std::string& ptr) {
     const std::string& m = c.method;
     // A member the method's result requires, and the reasons for it missing or of another type.
     struct Required {
@@ -1231,7 +1149,7 @@ class Classifier {
       Reason missing;
       Reason invalid;
     };
-    auto need = [&](const Required& r, element_type t, std::string_view what) -> bool {
+    auto need = [&](const Required& r, json::Type t, std::string_view what) -> bool {
       auto f = field(result, r.key);
       bool ok = f.has_value() && f->type() == t;
       if (!ok) {
@@ -1243,14 +1161,14 @@ class Classifier {
     };
     if (m == "initialize") {
       if (!need({"protocolVersion", Reason::protocol_version_missing, Reason::protocol_version_invalid},
-                element_type::STRING, "a string")) {
+                json::Type::string, "a string")) {
         return;
       }
-      if (!need({"capabilities", Reason::capabilities_missing, Reason::capabilities_invalid}, element_type::OBJECT,
+      if (!need({"capabilities", Reason::capabilities_missing, Reason::capabilities_invalid}, json::Type::object,
                 "an object")) {
         return;
       }
-      if (!need({"serverInfo", Reason::server_info_missing, Reason::server_info_invalid}, element_type::OBJECT,
+      if (!need({"serverInfo", Reason::server_info_missing, Reason::server_info_invalid}, json::Type::object,
                 "an object")) {
         return;
       }
@@ -1261,9 +1179,9 @@ class Classifier {
       return;
     }
     if (m == "tools/list") {
-      if (!need({"tools", Reason::tools_missing, Reason::tools_invalid}, element_type::ARRAY, "an array")) return;
+      if (!need({"tools", Reason::tools_missing, Reason::tools_invalid}, json::Type::array, "an array")) return;
       std::size_t i = 0;
-      for (element tool : array(*field(result, "tools"))) {
+      for (View tool : field(result, "tools")->items()) {
         if (!is_object(tool) || !string_field(tool, "name")) {
           set(c, Reason::tool_name_missing, fmt::format("tools/list: tool {} has no string \"name\"", i),
               fmt::format("{}/tools/{}/name", ptr, i));
@@ -1296,14 +1214,14 @@ class Classifier {
          {"supportedVersions", Reason::supported_versions_missing, Reason::supported_versions_invalid}}};
     for (const auto& shape : kLists) {
       if (m == shape.method) {
-        if (!need(shape.list, element_type::ARRAY, "an array")) return;
-        std::size_t n = array(*field(result, shape.list.key)).size();
+        if (!need(shape.list, json::Type::array, "an array")) return;
+        std::size_t n = field(result, shape.list.key)->size();
         set(c, Reason::rpc_success, fmt::format("{}: {} {}", m, n, shape.list.key));
         return;
       }
     }
     if (m == "completion/complete") {
-      if (!need({"completion", Reason::completion_missing, Reason::completion_invalid}, element_type::OBJECT,
+      if (!need({"completion", Reason::completion_missing, Reason::completion_invalid}, json::Type::object,
                 "an object")) {
         return;
       }
@@ -1340,8 +1258,8 @@ class Classifier {
     std::optional<std::size_t> first_invalid;
     // Once the deciding event is found, its document stays in parser_ and the events after it
     // are read with a second parser: the decider is parsed once.
-    simdjson::dom::parser* scan = &parser_;
-    std::optional<element> decider_root;
+    json::Parser* scan = &parser_;
+    std::optional<View> decider_root;
     for (std::size_t i = 0; i < stream.events.size(); ++i) {
       const sse::Event& ev = stream.events[i];
       EventSummary s{EventSummary::Kind::not_jsonrpc, "", std::nullopt, false, Reason::invalid_json, ""};
@@ -1359,7 +1277,7 @@ class Classifier {
         summaries.push_back(std::move(s));
         continue;
       }
-      element root = p.root;
+      View root = p.root;
       if (is_object(root)) {
         auto method = string_field(root, "method");
         auto idv = field(root, "id");
@@ -1408,7 +1326,7 @@ class Classifier {
         c.warnings.push_back(fmt::format("event {} was not valid JSON ({}); skipped", *first_invalid + 1,
                                          to_string(summaries[*first_invalid].parse_reason)));
       }
-      element root;
+      View root;
       if (decider_root) {
         root = *decider_root;
       } else {
@@ -1484,11 +1402,11 @@ std::vector<Classification> classify(const Exchange& exchange, const ContextFlag
 }
 
 
-RequestSummary summarize_request(element body) {
+RequestSummary summarize_request(View body) {
   RequestSummary s;
   if (is_array(body)) {
     s.shape = RequestSummary::Shape::array;
-    for (element item : array(body)) {
+    for (View item : body.items()) {
       if (!is_object(item) || !string_field(item, "method")) continue;
       if (auto id = field(item, "id")) s.batch_ids.push_back(id_of(*id));
     }

@@ -6,8 +6,7 @@
 #include <charconv>
 #include <utility>
 
-#include <simdjson.h>
-
+#include "json/dom.hpp"
 #include "mcptriage/classify.hpp"
 
 namespace mcptriage {
@@ -174,11 +173,11 @@ std::optional<JsonRpcId> parse_id_flag(std::string_view text) {
   if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
     std::string_view inner = text.substr(1, text.size() - 2);
     if (inner.find_first_of("\"\\") == std::string_view::npos) return JsonRpcId{JsonRpcId::Kind::string, std::string(inner)};
-    // A JSON string with escapes ("a\"b", "\u0041"): read by simdjson, as a response id is.
-    simdjson::dom::parser parser;
-    std::string_view value;
-    if (parser.parse(simdjson::padded_string(text)).get(value) != simdjson::SUCCESS) return std::nullopt;
-    return JsonRpcId{JsonRpcId::Kind::string, std::string(value)};
+    // A JSON string with escapes ("a\"b", "\u0041"): read by the JSON parser, as a response id is.
+    json::Parser parser;
+    auto root = parser.parse(text);
+    if (!root || !root->is_string()) return std::nullopt;
+    return JsonRpcId{JsonRpcId::Kind::string, std::string(*root->string())};
   }
   if (text.empty()) return std::nullopt;
   // RFC 8259 §6: no leading zeros ("01" is not a JSON number).
