@@ -1417,8 +1417,7 @@ RequestSummary summarize_request(View body) {
   if (auto method = string_field(body, "method")) s.method = std::string(*method);
   if (auto id = field(body, "id")) {
     s.id = id_of(*id);
-    // An integer's JSON text is its digits (id_of wrote them); simdjson's printer for the rest.
-    s.id_json = s.id->kind == JsonRpcId::Kind::integer ? s.id->text : json_text(*id);
+    s.id_json = s.id->to_json();  // the text the session keys responses' ids by, too
   }
   if (auto params = field(body, "params")) {
     s.has_params = true;

@@ -223,6 +223,20 @@ TEST(SessionPairing, LateAnswerInALogClearsNeverAnswered) {
   EXPECT_TRUE(run.analysis.entries[1].findings.empty());
 }
 
+TEST(SessionPairing, AStringIdWithAControlCharacterIsPairedLikeAnyOther) {
+  // The request's id and the reply's id are keyed by one text (JsonRpcId::to_json): "a\nb" was
+  // keyed as minified JSON on the request side and as to_json() on the reply side, so it never paired.
+  Exchange request_only = post(R"({"jsonrpc":"2.0","id":"a\nb","method":"tools/list"})", 0, "", "s1", "");
+  request_only.response.body_state = BodyState::not_captured;
+  Exchange answer;
+  answer.source = "log#3";
+  answer.response.headers.push_back({"Content-Type", "application/json"});
+  answer.response.body = R"({"jsonrpc":"2.0","id":"a\nb","result":{"tools":[]}})";
+  auto run = analyze({request_only, answer});
+  EXPECT_TRUE(run.analysis.summary.never_answered.empty());
+  EXPECT_TRUE(run.analysis.entries[1].findings.empty());
+}
+
 TEST(SessionReplay, ParamsCompareAsCanonicalJson) {
   auto run = analyze({post(call(3, "x", R"({"a":1,"b":[1,{"c":"d","e":null}]})"), 503, "", "s1", "text/plain"),
                       post(call(4, "x", R"({"b":[1,{"e":null,"c":"d"}],"a":1})", "p2"), 503, "", "s1", "text/plain"),
