@@ -17,7 +17,7 @@
 #include "json/dom.hpp"
 #include "capture/body.hpp"
 #include "capture/json_message.hpp"
-#include "classify/request_summary.hpp"
+#include "jsonrpc/request.hpp"
 #include "capture/readers.hpp"
 #include "http/tokens.hpp"
 #include "mcptriage/http.hpp"
@@ -592,13 +592,13 @@ class JsonLinesReader {
   /// `request` as a JSON-RPC message object, a raw body string, or an HTTP request object
   /// `{method, url|path, headers, body}`.
   /// `as_text`: keep a body logged as a JSON value as its text; otherwise keep only what the
-  /// classifier reads of it (Request::summary), which spares printing it back to text and
+  /// classifier reads of it (Request::info), which spares printing it back to text and
   /// parsing it again for every line (docs/performance.md).
   Request request_of(View v, bool as_text = false) {
     Request r;
     auto json_body = [&](View b) {
       if (as_text) r.body = json_text(b);
-      else r.summary = summarize_request(b);
+      else r.info = jsonrpc::read_request(b);
     };
     if (auto s = v.string()) {
       r.body = std::string(*s);

@@ -189,6 +189,20 @@ std::expected<View, ParseError> Parser::parse_string(const std::string& text) {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
+std::string_view type_phrase(View value) {
+  switch (value.type()) {
+    case Type::array: return "an array";
+    case Type::object: return "an object";
+    case Type::int64:
+    case Type::uint64:
+    case Type::float64: return "a number";
+    case Type::string: return "a string";
+    case Type::boolean: return "a boolean";
+    case Type::null: return "null";
+  }
+  return "a value";
+}
+
 std::string minified(View value) {
   if (Access::detached(value)) return "null";
   return simdjson::to_string(Access::element(value));

@@ -199,6 +199,10 @@ class Parser {
   std::unique_ptr<Impl> impl_;
 };
 
+/// The type of `value` as a detail names it: "an array", "an object", "a number", "a string",
+/// "a boolean", "null".
+std::string_view type_phrase(View value);
+
 /// Minified JSON text of `value`: member order and repeated names kept, strings escaped as
 /// JSON requires (`"`, `\`, and control characters; \b \f \n \r \t by their short forms).
 std::string minified(View value);

@@ -81,18 +81,12 @@ SessionFacts extract_session_facts(const Exchange& ex, const std::vector<Classif
   if (ex.request) {
     f.http_method = ex.request->method_line;
     if (auto sid = find_header(ex.request->headers, "mcp-session-id")) f.session_id = std::string(*sid);
-    if (along.request_message) {
-      f.request_captured = true;
-      f.request_id = along.request_id;
-      f.method = along.request_method;
-      f.notification = along.request_notification;
-      f.params_hash = along.params_hash;
-      f.tool_name = along.tool_name;
-    }
+    f.request = along.request;
   }
   if (records.empty()) return f;
   const Classification& c = records.front();
-  const std::string& method = f.method.empty() ? c.method : f.method;
+  const std::string request_method = f.request ? f.request->method.value_or("") : std::string();
+  const std::string& method = request_method.empty() ? c.method : request_method;
   if (method == "tools/call" && c.outcome == Outcome::TOOL_SUCCESS) {
     // The classifier read the deciding result already (ReadAlong).
     if (along.tool_result_found) {
