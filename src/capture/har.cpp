@@ -210,7 +210,7 @@ class HarReader {
 
     // What the request says about MCP.
     MessageInfo sent;
-    if (request.body && !request.body->empty()) sent = inspect_message_text(body_parser_, *request.body);
+    if (request.body) sent = inspect_request_text(body_parser_, *request.body, request.info);
     const bool mcp_headers = find_header(request.headers, "mcp-session-id").has_value() ||
                              find_header(request.headers, "mcp-protocol-version").has_value() ||
                              find_header(request.headers, "last-event-id").has_value();

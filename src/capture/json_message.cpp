@@ -1,6 +1,8 @@
 // JSON-RPC message kinds, owned copies, base64 and SSE text for the JSON-based capture readers.
 #include "capture/json_message.hpp"
 
+#include "jsonrpc/request.hpp"
+
 #include <array>
 #include <cstdint>
 
@@ -53,6 +55,17 @@ MessageInfo inspect_message(json::View value) {
 MessageInfo inspect_message_text(json::Parser& parser, std::string_view text) {
   auto root = parser.parse(text);
   if (!root) return {};
+  return inspect_message(*root);
+}
+
+MessageInfo inspect_request_text(json::Parser& parser, std::string_view text, std::optional<RequestInfo>& info) {
+  if (text.empty()) return {};
+  auto root = parser.parse(text);
+  if (!root) {
+    info = RequestInfo{};  // not JSON: no JSON-RPC message
+    return {};
+  }
+  info = jsonrpc::read_request(*root);
   return inspect_message(*root);
 }
 

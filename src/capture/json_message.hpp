@@ -38,6 +38,10 @@ MessageInfo inspect_message(json::View value);
 /// `parser` is reused across calls; nothing returned points into it.
 MessageInfo inspect_message_text(json::Parser& parser, std::string_view text);
 
+/// inspect_message_text() of a request body, and from the same parse what it says as a request
+/// (jsonrpc::read_request) in `info`, which is left alone when `text` is empty.
+MessageInfo inspect_request_text(json::Parser& parser, std::string_view text, std::optional<RequestInfo>& info);
+
 /// Owned minified JSON text of `value` (member order and duplicate names kept).
 std::string json_text(json::View value);
 

@@ -458,6 +458,7 @@ class JsonLinesReader {
       if (it.side == Side::client) {
         Request r;
         r.body = it.message;
+        r.info = jsonrpc::read_request(root);
         it.request = std::move(r);
       }
       return it;
@@ -549,9 +550,10 @@ class JsonLinesReader {
       if (auto v = m.first({"message", "msg", "payload", "body"})) {
         if (auto s = v->string()) {
           r.body = std::string(*s);
-          it.info = inspect_message_text(parser_for_bodies_, *s);
+          it.info = inspect_request_text(parser_for_bodies_, *s, r.info);
         } else if (!v->is_null()) {
           r.body = json_text(*v);
+          r.info = jsonrpc::read_request(*v);
           it.info = inspect_message(*v);
         }
       }
