@@ -22,12 +22,16 @@ bool is_input_request(std::string_view method) {
   return method == "elicitation/create" || method == "sampling/createMessage" || method == "roots/list";
 }
 
+/// Warnings of single events listed at the most; the others are counted (docs/classification.md "SSE").
+constexpr std::size_t kListedEventWarnings = 16;
+
 }  // namespace
 
 /// The state of one event stream being judged: O(1) in the number of events (counts and indexes,
 /// the verdicts of the deciding response and of a fallback judged when they arrive, the method of
 /// the last server request, the fault of the first event that is not JSON), plus the warnings of
-/// the events that raise one (a response for another id, a legacy `endpoint` event).
+/// the first kListedEventWarnings events that raise one (a response for another id, a legacy
+/// `endpoint` event) and a count of the rest.
 class SseBody {
  public:
   SseBody(Judgement& judgement, Classification base) : j_(judgement), c_(std::move(base)) {}
@@ -40,7 +44,7 @@ class SseBody {
     Parsed p = parse_json(body_parser(), ev.data);
     if (!p.ok) {
       if (ev.type == "endpoint") {
-        event_warnings_.push_back("an `endpoint` event (legacy 2024-11-05 HTTP+SSE transport) was skipped");
+        event_warning("an `endpoint` event (legacy 2024-11-05 HTTP+SSE transport) was skipped");
       } else if (!first_invalid_) {
         first_invalid_ = i;
         first_invalid_reason_ = p.reason;
@@ -75,8 +79,12 @@ class SseBody {
             judge(root, fallback_records_);
           }
         } else {
-          event_warnings_.push_back(
-              fmt::format("event {} is a response for another id ({})", i + 1, id ? id->to_json() : std::string("none")));
+          if (listing()) {
+            event_warning(fmt::format("event {} is a response for another id ({})", i + 1,
+                                      id ? id->to_json() : std::string("none")));
+          } else {
+            ++unlisted_warnings_;
+          }
         }
       }
     } else if (root.is_array()) {
@@ -95,6 +103,11 @@ class SseBody {
     if (end.cut_short) c.warnings.push_back("the body was cut short of its announced length");
     c.warnings.insert(c.warnings.end(), std::make_move_iterator(event_warnings_.begin()),
                       std::make_move_iterator(event_warnings_.end()));
+    if (unlisted_warnings_ > 0) {
+      c.warnings.push_back(fmt::format("{} more event(s) skipped with a warning (responses for other ids, `endpoint` "
+                                       "events): only the first {} are listed",
+                                       unlisted_warnings_, kListedEventWarnings));
+    }
     if (!decider_ && fallback_) {
       decider_ = fallback_;
       decided_records_ = std::move(fallback_records_);
@@ -155,6 +168,12 @@ class SseBody {
     records.push_back(std::move(d));
   }
 
+  bool listing() const { return event_warnings_.size() < kListedEventWarnings; }
+  void event_warning(std::string text) {
+    if (listing()) event_warnings_.push_back(std::move(text));
+    else ++unlisted_warnings_;
+  }
+
   void decide(std::size_t i, View root) {
     decider_ = i;
     decided_batch_ = root.is_array();
@@ -187,7 +206,8 @@ class SseBody {
 
   Judgement& j_;
   Classification c_;                        ///< the base record; the stream's warnings gather here
-  std::vector<std::string> event_warnings_;  ///< warnings raised by single events, in order
+  std::vector<std::string> event_warnings_;  ///< warnings raised by single events, in order (the first few)
+  std::size_t unlisted_warnings_ = 0;        ///< and how many more were raised
   std::size_t events_ = 0;
   std::size_t notifications_ = 0;            ///< in the whole stream
   std::optional<std::size_t> decider_;       ///< index of the deciding event

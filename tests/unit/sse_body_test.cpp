@@ -197,3 +197,19 @@ TEST(SseJudge, AnEndlessStreamOfNotificationsIsCountedNotKept) {
             "id e-200000");
   EXPECT_TRUE(records[0].warnings.empty());
 }
+
+TEST(SseJudge, ManySkippedEventsAreCountedNotListed) {
+  std::string body;
+  for (int i = 0; i < 40; ++i) body += event(R"({"jsonrpc":"2.0","id":)" + std::to_string(100 + i) + R"(,"result":{}})");
+  body += event(kSuccess);
+  const Exchange ex = json_reply(200, body, "text/event-stream");
+  const Classification c = one(ex, call());
+  EXPECT_EQ(c.outcome, Outcome::TOOL_SUCCESS);
+  ASSERT_EQ(c.warnings.size(), 17u);
+  EXPECT_EQ(c.warnings[0], "event 1 is a response for another id (100)");
+  EXPECT_EQ(c.warnings[15], "event 16 is a response for another id (115)");
+  EXPECT_EQ(c.warnings[16],
+            "24 more event(s) skipped with a warning (responses for other ids, `endpoint` events): only the first 16 "
+            "are listed");
+  EXPECT_EQ(fed(ex, call()), whole(ex, call()));
+}
