@@ -65,7 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   mcptriage::ContextFlags flags;
   flags.id = mcptriage::JsonRpcId{mcptriage::JsonRpcId::Kind::integer, "1"};
   flags.method = "tools/call";
-  if (request_body) flags.request_body = *request_body;
+  if (request_body) flags.request = mcptriage::jsonrpc::read_request(*request_body);
   fuzzcheck::classify_checked(ex, flags);
   // 3. a captured request: headers and body
   mcptriage::Request request;

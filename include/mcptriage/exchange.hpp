@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "mcptriage/jsonrpc.hpp"
+
 namespace mcptriage {
 
 /// One header field as captured: name spelled as on the wire, value with surrounding
@@ -29,34 +31,6 @@ enum class BodyState {
   not_captured,  ///< the capture tool says it did not record the body (HAR, status 0)
 };
 
-/// A JSON-RPC id, compared by type and value (BASE §Requests: string or integer).
-struct JsonRpcId {
-  enum class Kind { integer, string, null, other } kind = Kind::null;
-  std::string text;  ///< integer: its decimal text; string: the unescaped string; other: raw JSON
-  bool operator==(const JsonRpcId&) const = default;
-  /// JSON text of the id: `1`, `"1"`, `null`.
-  std::string to_json() const;
-};
-
-/// What the classifier reads of a request body that is JSON, taken by a capture reader that had
-/// the body parsed already (a JSON Lines log that logs the request as a JSON value), so that it
-/// is neither printed back to text nor parsed again (docs/performance.md). Made by
-/// summarize_request() (src/classify/request_summary.hpp): the same reading the classifier does
-/// of a body given as text.
-struct RequestSummary {
-  enum class Shape { object, array, other } shape = Shape::other;  ///< other: not a JSON-RPC message
-  std::optional<std::string> method;           ///< `method` when a string
-  std::optional<JsonRpcId> id;                 ///< `id` when present
-  std::string id_json;                         ///< `id` as minified JSON text (when present)
-  bool has_params = false;                     ///< `params` is present
-  std::uint64_t params_hash = 0;               ///< canonical hash of `params` without `_meta`
-  std::string tool_name;                       ///< `params.name` of a tools/call
-  std::optional<std::string> protocol_version;  ///< `params._meta["io.modelcontextprotocol/protocolVersion"]`
-  /// A batch (`array`, 2025-03-26): the ids of its requests (elements with a `method` and an
-  /// `id`), in order; its notifications have none and expect no response (JSON-RPC 2.0 §6).
-  std::vector<JsonRpcId> batch_ids = {};
-};
-
 /// The JSON-RPC request context of an exchange: what the client sent. Every field is optional
 /// because captures often hold only the response.
 struct Request {
@@ -64,9 +38,10 @@ struct Request {
   std::string target;                     ///< request target or URL (empty when unknown)
   Headers headers;                        ///< HTTP request headers, if captured
   std::optional<std::string> body;        ///< raw request body bytes, if captured
-  /// The body read already, when a reader logged it as a JSON value: then `body` is not kept
-  /// and the classifier uses this instead.
-  std::optional<RequestSummary> summary;
+  /// The body read as a JSON-RPC request (jsonrpc::read_request), filled by the reader that has it;
+  /// a body logged as a JSON value is kept only so (no `body`). When only `body` is set, the
+  /// classifier reads it.
+  std::optional<RequestInfo> info;
 };
 
 /// One captured HTTP response.

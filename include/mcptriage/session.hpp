@@ -37,13 +37,10 @@ struct SessionFacts {
   int http_status = 0;               ///< response status (0: no response)
   bool transport_captured = true;
   std::string session_id;            ///< the request's `Mcp-Session-Id` ("" when none)
-  bool request_captured = false;     ///< the capture holds the JSON-RPC request body
-  std::optional<std::string> request_id;  ///< request `id` as minified JSON text (`1`, `"a"`)
-  std::string method;                ///< request `method` ("" when unknown)
-  bool notification = false;         ///< a JSON-RPC notification (or a client response)
-  std::uint64_t params_hash = 0;     ///< 64-bit hash of `params` without `_meta`, read as canonical
-                                     ///< JSON (member order ignored); 0 when there are no params
-  std::string tool_name;             ///< `params.name` of a tools/call
+  /// The captured JSON-RPC request when it is a message object (RequestInfo::Shape::message):
+  /// its id, method, notification flag, params hash and tool name. nullopt when the capture holds
+  /// no request body, or one that is no JSON-RPC message (or a batch).
+  std::optional<RequestInfo> request;
   std::vector<ToolDefinition> tools; ///< the tools of a successful tools/list result
   std::optional<std::string> structured_content;  ///< tools/call `result.structuredContent` as JSON text
   bool result_found = false;         ///< the deciding tools/call result was found in the body

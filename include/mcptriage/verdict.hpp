@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "mcptriage/exchange.hpp"
+#include "mcptriage/jsonrpc.hpp"
 
 namespace mcptriage {
 
@@ -282,6 +282,19 @@ struct Classification {
   RetryAdvice retry;
   std::vector<std::string> warnings;
 };
+
+/// Sets the verdict of `c` (for the classifier's rooms: src/classify, src/jsonrpc, src/mcp): the
+/// reason, and from it the outcome (outcome_of) and the layer (layer_of); the one-line detail and
+/// the JSON Pointer (RFC 6901) of the fault, "" when none.
+void set_verdict(Classification& c, Reason reason, std::string detail, std::string pointer = {});
+
+/// Bytes of untrusted text (a server's message, a member name) a detail quotes at the most.
+inline constexpr std::size_t kDetailTextMax = 200;
+/// Appends untrusted text shortened for a one-line detail: at most kDetailTextMax bytes (cut at a
+/// UTF-8 boundary, then "..."), each run of white space (space, tab, CR, LF) folded to one space.
+void append_clipped(std::string& out, std::string_view text);
+/// append_clipped() to an empty string.
+std::string clipped(std::string_view text);
 
 /// One row of the reason catalogue (src/classify/reasons.cpp): what a reason means and where its
 /// rule comes from, for `mcptriage explain` and the `spec` member of JSON Lines records.

@@ -2,7 +2,6 @@
 #include <string>
 #include <utility>
 
-#include <simdjson.h>
 
 #include "capture/body.hpp"
 #include "capture/readers.hpp"
@@ -33,13 +32,13 @@ std::vector<Exchange> bare_exchange(std::string_view bytes, std::string_view nam
 /// root of a HAR 1.2 file (HAR 1.2 "log"), whatever the order of its members.
 bool looks_like_har(std::string_view bytes) {
   if (bytes.find("\"log\"") == std::string_view::npos || bytes.find("\"entries\"") == std::string_view::npos) return false;
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (parser.parse(simdjson::padded_string(bytes)).get(root) != simdjson::SUCCESS || !root.is_object()) return false;
-  if (json::member(root, "jsonrpc")) return false;
-  auto log = json::member(root, "log");
+  json::Parser parser;
+  auto root = parser.parse(bytes);
+  if (!root || !root->is_object()) return false;
+  if (root->get("jsonrpc")) return false;
+  auto log = root->get("log");
   if (!log || !log->is_object()) return false;
-  auto entries = json::member(*log, "entries");
+  auto entries = log->get("entries");
   return entries && entries->is_array();
 }
 

@@ -1,13 +1,12 @@
 // The one body step of every capture reader (body.hpp): content codings and --max-body.
 #include "capture/body.hpp"
 
-#include <simdjson.h>
-
 #include <algorithm>
 #include <span>
 #include <utility>
 
 #include "http/tokens.hpp"
+#include "json/dom.hpp"
 #include "mcptriage/http.hpp"
 
 namespace mcptriage::capture {
@@ -21,7 +20,7 @@ bool reads_as_text(std::string_view body) {
     const auto c = static_cast<unsigned char>(ch);
     return c < 0x20 && c != '\t' && c != '\n' && c != '\r';
   });
-  return !controls && simdjson::validate_utf8(body.data(), body.size());
+  return !controls && json::valid_utf8(body);
 }
 
 /// The codings of a `Content-Encoding` value in the order they were applied (RFC 9110 §8.4),

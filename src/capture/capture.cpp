@@ -13,6 +13,7 @@
 #include "capture/body.hpp"
 #include "capture/readers.hpp"
 #include "http/tokens.hpp"
+#include "mcptriage/jsonrpc.hpp"
 #include "mcptriage/http.hpp"
 #include "mcptriage/render.hpp"
 
@@ -225,6 +226,15 @@ void limit_bodies(std::vector<Exchange>& exchanges, std::size_t max_body) {
   for (Exchange& ex : exchanges) capture::limit_body(ex.response, ex.warnings, max_body);
 }
 
+/// The request bodies the readers kept as text, read as JSON-RPC requests (Request::info), so
+/// that the classifier and the session analysis read the one RequestInfo and no body twice.
+void read_requests(std::vector<Exchange>& exchanges) {
+  for (Exchange& ex : exchanges) {
+    if (ex.skipped || !ex.request || ex.request->info || !ex.request->body || ex.request->body->empty()) continue;
+    ex.request->info = jsonrpc::read_request(*ex.request->body);
+  }
+}
+
 }  // namespace
 
 namespace capture {
@@ -243,7 +253,10 @@ std::expected<std::vector<Exchange>, CaptureError> read_capture(std::string_view
                                                                 const CaptureOptions& options) {
   try {
     auto result = read_any(bytes, name, options, false);
-    if (result) limit_bodies(*result, options.max_body);
+    if (result) {
+      limit_bodies(*result, options.max_body);
+      read_requests(*result);
+    }
     return result;
   } catch (const std::bad_alloc&) {
     return std::unexpected(CaptureError{"out of memory while reading the capture"});
@@ -280,6 +293,7 @@ std::expected<LinesBlock, CaptureError> read_lines_block(std::string_view lines,
                                                 skip_lines);
     if (!block) return std::unexpected(std::move(block.error()));
     limit_bodies(block->exchanges, options.max_body);
+    read_requests(block->exchanges);
     return LinesBlock{std::move(block->exchanges), block->self_contained, block->wrapped,
                       block->consumed > 0 ? block->consumed + bom : 0, block->consumed_lines,
                       std::move(block->carry_skip)};

@@ -1,6 +1,5 @@
 // curl -v reader: `> ` request and `< ` response header lines from curl's stderr, the body from
 // stdout (a separate file, or appended when 2>&1 went into one file). shared/capture-formats.md §2.2.
-#include <simdjson.h>
 
 #include <cstddef>
 #include <optional>
@@ -12,6 +11,7 @@
 #include "capture/body.hpp"
 #include "capture/readers.hpp"
 #include "http/tokens.hpp"
+#include "json/dom.hpp"
 #include "mcptriage/http.hpp"
 
 namespace mcptriage::capture {
@@ -327,9 +327,7 @@ class CurlVerboseReader {
     if (t.json_checks >= kJsonChecks) return false;
     ++t.json_checks;
     const std::string whole = t.body + std::string(more);
-    simdjson::dom::parser parser;
-    simdjson::dom::element ignored;
-    return parser.parse(whole).get(ignored) == simdjson::SUCCESS;
+    return json::is_one_value(whole);
   }
 
   /// Handles a `* `, `> `, `< ` or data-marker line; false for anything else.
@@ -527,9 +525,7 @@ class CurlVerboseReader {
       if (r.body.size() < want) {
         r.body_state = BodyState::truncated;
       } else if (r.body.size() > want) {
-        simdjson::dom::parser parser;
-        simdjson::dom::element ignored;
-        if (parser.parse(r.body.data(), want).get(ignored) == simdjson::SUCCESS) {
+        if (json::is_one_value(std::string_view(r.body).substr(0, want))) {
           ex.warnings.push_back(std::to_string(r.body.size() - want) +
                                 " byte(s) after Content-Length ignored (not body)");
           r.body.resize(want);

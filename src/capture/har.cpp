@@ -1,7 +1,5 @@
 // HAR 1.2 reader (Chrome/Firefox DevTools, mitmproxy, Charles, Insomnia): one exchange per entry.
 // Spec: HAR 1.2 (softwareishard.com/blog/har-12-spec); exporter quirks: shared/capture-formats.md §3.
-#include <simdjson.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -22,51 +20,42 @@ namespace mcptriage::capture {
 
 namespace {
 
-using simdjson::dom::array;
-using simdjson::dom::element;
-using simdjson::dom::element_type;
-using simdjson::dom::object;
+using json::View;
 
 bool is_ws(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
-using json::member;
-
-std::optional<std::string_view> string_at(element e, std::string_view key) { return json::string_member(e, key); }
+std::optional<std::string_view> string_at(View e, std::string_view key) { return e.string_at(key); }
 
 /// An integer member; doubles are truncated (some exporters write `200.0`), others nullopt.
-std::optional<long long> integer_at(element e, std::string_view key) {
-  auto v = member(e, key);
+std::optional<long long> integer_at(View e, std::string_view key) {
+  auto v = e.get(key);
   if (!v) return std::nullopt;
-  std::int64_t i = 0;
-  if (v->get(i) == simdjson::SUCCESS) return static_cast<long long>(i);
-  double d = 0;
-  if (v->get(d) == simdjson::SUCCESS && d > -1e15 && d < 1e15) return static_cast<long long>(d);
+  if (auto i = v->int64()) return static_cast<long long>(*i);
+  if (auto d = v->number(); d && *d > -1e15 && *d < 1e15) return static_cast<long long>(*d);
   return std::nullopt;
 }
 
 /// A HAR response's `status` (HAR 1.2: a number; 0 when there was no response). A string of
 /// digits (`"200"`, seen in hand-made HARs) is read with a warning; any other value, a
 /// fraction or a number outside 0..999 leaves nullopt and `problem` saying what it was.
-std::optional<int> har_status(element response, std::vector<std::string>& warnings, std::string& problem) {
-  auto v = member(response, "status");
+std::optional<int> har_status(View response, std::vector<std::string>& warnings, std::string& problem) {
+  auto v = response.get("status");
   if (!v) {
     problem = "missing";
     return std::nullopt;
   }
-  std::int64_t i = 0;
-  double d = 0;
-  std::string_view text;
-  if (v->get(i) == simdjson::SUCCESS) {
-    if (i >= 0 && i <= 999) return static_cast<int>(i);
-  } else if (v->get(d) == simdjson::SUCCESS) {
-    if (d >= 0 && d <= 999 && d == static_cast<double>(static_cast<int>(d))) return static_cast<int>(d);  // 200.0
-  } else if (v->get(text) == simdjson::SUCCESS && text.size() == 3 &&
+  const std::string_view text = v->string().value_or("");
+  if (auto i = v->int64()) {
+    if (*i >= 0 && *i <= 999) return static_cast<int>(*i);
+  } else if (auto d = v->number()) {
+    if (*d >= 0 && *d <= 999 && *d == static_cast<double>(static_cast<int>(*d))) return static_cast<int>(*d);  // 200.0
+  } else if (v->is_string() && text.size() == 3 &&
              std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     warnings.push_back("HAR response.status is the string \"" + std::string(text) + "\", not a number: read as " +
                        std::string(text));
     return (text[0] - '0') * 100 + (text[1] - '0') * 10 + (text[2] - '0');
   }
-  problem = simdjson::to_string(*v);  // minified JSON: printable, redacted and escaped by the renderers
+  problem = json::minified(*v);  // minified JSON: printable, redacted and escaped by the renderers
   if (problem.size() > 40) {
     std::size_t cut = 40;
     while (cut > 0 && (static_cast<unsigned char>(problem[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 sequences
@@ -76,11 +65,11 @@ std::optional<int> har_status(element response, std::vector<std::string>& warnin
 }
 
 /// HAR `headers` array of `{name, value}` (HAR 1.2 "headers"); other shapes give nothing.
-Headers read_headers(element parent) {
+Headers read_headers(View parent) {
   Headers out;
-  auto list = member(parent, "headers");
-  if (!list || list->type() != element_type::ARRAY) return out;
-  for (element h : array(*list)) {
+  auto list = parent.get("headers");
+  if (!list || !list->is_array()) return out;
+  for (View h : list->items()) {
     auto name = string_at(h, "name");
     if (!name) continue;
     std::string_view value = string_at(h, "value").value_or("");
@@ -108,19 +97,19 @@ std::string url_for_detail(std::string_view url) {
 }
 
 /// A non-empty `_error` string (Chrome, mitmproxy); `null` and "" mean no error.
-std::optional<std::string> error_of(element e) {
+std::optional<std::string> error_of(View e) {
   auto s = string_at(e, "_error");
   if (!s || s->empty()) return std::nullopt;
   return std::string(*s);
 }
 
 /// `_eventSourceMessages` (cypress-har-generator proposal) as an event-stream body.
-std::optional<std::string> event_source_body(element entry, element response, element content) {
-  for (element holder : {content, response, entry}) {
-    auto list = member(holder, "_eventSourceMessages");
-    if (!list || list->type() != element_type::ARRAY) continue;
+std::optional<std::string> event_source_body(View entry, View response, View content) {
+  for (View holder : {content, response, entry}) {
+    auto list = holder.get("_eventSourceMessages");
+    if (!list || !list->is_array()) continue;
     std::string body;
-    for (element m : array(*list)) {
+    for (View m : list->items()) {
       std::string_view data = string_at(m, "data").value_or("");
       std::string_view type = string_at(m, "eventName").value_or(string_at(m, "type").value_or(""));
       std::string_view id = string_at(m, "eventId").value_or(string_at(m, "id").value_or(""));
@@ -136,24 +125,20 @@ class HarReader {
   HarReader(std::string_view name, const CaptureOptions& options) : name_(name), options_(options) {}
 
   std::expected<std::vector<Exchange>, CaptureError> read(std::string_view bytes) {
-    simdjson::padded_string padded(bytes);
-    element root;
-    if (auto err = doc_parser_.parse(padded).get(root); err != simdjson::SUCCESS) {
-      return std::unexpected(CaptureError{parse_error_text(err)});
-    }
-    auto log = member(root, "log");
-    if (!log || log->type() != element_type::OBJECT) {
+    auto root = doc_parser_.parse(bytes);
+    if (!root) return std::unexpected(CaptureError{parse_error_text(root.error())});
+    auto log = root->get("log");
+    if (!log || !log->is_object()) {
       return std::unexpected(CaptureError{"HAR: the top-level object has no \"log\" object"});
     }
-    auto entries = member(*log, "entries");
-    if (!entries || entries->type() != element_type::ARRAY) {
+    auto entries = log->get("entries");
+    if (!entries || !entries->is_array()) {
       return std::unexpected(CaptureError{"HAR: \"log.entries\" is missing or not an array"});
     }
-    array list = *entries;
     std::vector<Exchange> out;
-    out.reserve(list.size());
+    out.reserve(entries->size());
     std::size_t index = 0;
-    for (element entry : list) {
+    for (View entry : entries->items()) {
       ++index;
       out.push_back(read_entry(entry, index));
     }
@@ -166,22 +151,19 @@ class HarReader {
  private:
   std::string_view name_;
   const CaptureOptions& options_;
-  simdjson::dom::parser doc_parser_;
-  simdjson::dom::parser body_parser_;  ///< for request and response bodies (small documents)
+  json::Parser doc_parser_;
+  json::Parser body_parser_;  ///< for request and response bodies (small documents)
 
-  static std::string parse_error_text(simdjson::error_code err) {
-    switch (err) {
-      case simdjson::UTF8_ERROR:
+  static std::string parse_error_text(const json::ParseError& err) {
+    switch (err.fault) {
+      case json::ParseFault::utf8:
         return "HAR: not valid UTF-8 (a HAR file is UTF-8 JSON, HAR 1.2 \"log\")";
-      case simdjson::DEPTH_ERROR:
-        return "HAR: JSON nested deeper than " + std::to_string(simdjson::DEFAULT_MAX_DEPTH) + " levels";
-      case simdjson::CAPACITY:
-      case simdjson::MEMALLOC: return "HAR: too large to parse";
-      case simdjson::TAPE_ERROR:
-      case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
-      case simdjson::UNCLOSED_STRING:
-        return std::string("HAR: not valid JSON, the file looks cut short (") + simdjson::error_message(err) + ")";
-      default: return std::string("HAR: not valid JSON (") + simdjson::error_message(err) + ")";
+      case json::ParseFault::too_deep:
+        return "HAR: JSON nested deeper than " + std::to_string(json::kMaxDepth) + " levels";
+      case json::ParseFault::too_large: return "HAR: too large to parse";
+      case json::ParseFault::cut_short:
+        return "HAR: not valid JSON, the file looks cut short (" + std::string(err.message) + ")";
+      default: return "HAR: not valid JSON (" + std::string(err.message) + ")";
     }
   }
 
@@ -194,16 +176,16 @@ class HarReader {
     return ex;
   }
 
-  Exchange read_entry(element entry, std::size_t index) {
+  Exchange read_entry(View entry, std::size_t index) {
     Exchange ex;
     ex.source = source_name(name_, index);
     ex.format = CaptureFormat::har;
-    if (entry.type() != element_type::OBJECT) {
+    if (!entry.is_object()) {
       return skipped(std::move(ex), SkipReason::invalid_entry, "log.entries[" + std::to_string(index - 1) + "] is not an object");
     }
-    auto req = member(entry, "request");
-    auto resp = member(entry, "response");
-    if (!req || req->type() != element_type::OBJECT) {
+    auto req = entry.get("request");
+    auto resp = entry.get("response");
+    if (!req || !req->is_object()) {
       return skipped(std::move(ex), SkipReason::invalid_entry,
                      "log.entries[" + std::to_string(index - 1) + "] has no \"request\" object (HAR 1.2 requires one)");
     }
@@ -213,7 +195,7 @@ class HarReader {
     request.method_line = std::string(string_at(*req, "method").value_or(""));
     request.target = std::string(string_at(*req, "url").value_or(""));
     request.headers = read_headers(*req);
-    if (auto post = member(*req, "postData")) {
+    if (auto post = req->get("postData")) {
       if (auto text = string_at(*post, "text")) {
         std::string body(*text);
         if (string_at(*post, "encoding") == std::optional<std::string_view>("base64")) {
@@ -228,7 +210,7 @@ class HarReader {
 
     // What the request says about MCP.
     MessageInfo sent;
-    if (request.body && !request.body->empty()) sent = inspect_message_text(body_parser_, *request.body);
+    if (request.body) sent = inspect_request_text(body_parser_, *request.body, request.info);
     const bool mcp_headers = find_header(request.headers, "mcp-session-id").has_value() ||
                              find_header(request.headers, "mcp-protocol-version").has_value() ||
                              find_header(request.headers, "last-event-id").has_value();
@@ -237,17 +219,17 @@ class HarReader {
 
     // The response (HAR 1.2 "response", "content").
     Response& r = ex.response;
-    std::optional<element> content;
+    std::optional<View> content;
     long long status = 0;
     std::string status_problem;  // the status is no HTTP status code (har_status)
     std::string media;
-    if (resp && resp->type() == element_type::OBJECT) {
+    if (resp && resp->is_object()) {
       status = har_status(*resp, ex.warnings, status_problem).value_or(0);
       r.reason = std::string(string_at(*resp, "statusText").value_or(""));
       r.http_version = normalise_http_version(string_at(*resp, "httpVersion").value_or(""));
       r.headers = read_headers(*resp);
-      content = member(*resp, "content");
-      if (content && content->type() != element_type::OBJECT) content.reset();
+      content = resp->get("content");
+      if (content && !content->is_object()) content.reset();
       if (auto ct = find_header(r.headers, "content-type")) {
         media = http::media_type(*ct);
       } else if (content) {
@@ -302,7 +284,7 @@ class HarReader {
     const auto error = error_of(entry) ? error_of(entry) : (resp ? error_of(*resp) : std::nullopt);
     std::optional<std::string> rebuilt;
     if (!text && content) rebuilt = event_source_body(entry, *resp, *content);
-    if (!resp || resp->type() != element_type::OBJECT) {
+    if (!resp || !resp->is_object()) {
       not_captured("HAR entry without a \"response\" object: no response was recorded");
     } else if (!status_problem.empty()) {
       not_captured("HAR response.status is " + status_problem +

@@ -1,5 +1,4 @@
 // HTTP text reader (curl -i/-D -, raw HTTP/1.1, HTTPie -v, TCP conversations): blocks, body ends.
-#include <simdjson.h>
 
 #include <algorithm>
 #include <array>
@@ -12,6 +11,7 @@
 #include "capture/body.hpp"
 #include "capture/readers.hpp"
 #include "http/tokens.hpp"
+#include "json/dom.hpp"
 #include "mcptriage/http.hpp"
 
 namespace mcptriage::capture {
@@ -96,10 +96,7 @@ std::string status_text(int status, std::string_view reason) {
 
 /// True when `bytes` is exactly one JSON value (surrounding whitespace allowed).
 bool holds_one_json_value(std::string_view bytes) {
-  simdjson::padded_string padded(bytes.data(), bytes.size());
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  return parser.parse(padded).get(root) == simdjson::SUCCESS;
+  return json::is_one_value(bytes);
 }
 
 // ---------------------------------------------------------------------------------------

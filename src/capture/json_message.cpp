@@ -1,43 +1,36 @@
 // JSON-RPC message kinds, owned copies, base64 and SSE text for the JSON-based capture readers.
 #include "capture/json_message.hpp"
-#include "json/dom.hpp"
+
+#include "jsonrpc/request.hpp"
 
 #include <array>
 #include <cstdint>
 
 namespace mcptriage::capture {
 
-using simdjson::dom::element;
-using simdjson::dom::element_type;
-using simdjson::dom::object;
-
-MessageInfo inspect_message(element value) {
+MessageInfo inspect_message(json::View value) {
   MessageInfo info;
-  if (value.type() == element_type::ARRAY) {
-    simdjson::dom::array arr = value;
-    if (arr.size() == 0) return info;
-    element first = *arr.begin();
-    if (first.type() != element_type::OBJECT) return info;
-    MessageInfo inner = inspect_message(first);
+  if (value.is_array()) {
+    auto first = value.at(0);
+    if (!first || !first->is_object()) return info;
+    MessageInfo inner = inspect_message(*first);
     if (inner.kind != MessageKind::not_jsonrpc) info.kind = MessageKind::batch;
     return info;
   }
-  if (value.type() != element_type::OBJECT) return info;
-  object obj = value;
+  if (!value.is_object()) return info;
   bool has_jsonrpc = false;
   bool has_method = false;
   bool has_result = false;
   bool has_error = false;
-  element id;
+  json::View id;
   bool has_id = false;
-  for (auto [key, member] : obj) {
+  for (auto [key, member] : value.members()) {
     if (key == "jsonrpc") {
       has_jsonrpc = true;
     } else if (key == "method") {
-      std::string_view m;
-      if (member.get(m) == simdjson::SUCCESS) {
+      if (auto m = member.string()) {
         has_method = true;
-        info.method = std::string(m);
+        info.method = std::string(*m);
       }
     } else if (key == "id") {
       has_id = true;
@@ -59,19 +52,29 @@ MessageInfo inspect_message(element value) {
   return info;
 }
 
-MessageInfo inspect_message_text(simdjson::dom::parser& parser, std::string_view text) {
-  element root;
-  if (json::parse(parser, text).get(root) != simdjson::SUCCESS) return {};
-  return inspect_message(root);
+MessageInfo inspect_message_text(json::Parser& parser, std::string_view text) {
+  auto root = parser.parse(text);
+  if (!root) return {};
+  return inspect_message(*root);
 }
 
-std::string json_text(element value) { return simdjson::to_string(value); }
+MessageInfo inspect_request_text(json::Parser& parser, std::string_view text, std::optional<RequestInfo>& info) {
+  if (text.empty()) return {};
+  auto root = parser.parse(text);
+  if (!root) {
+    info = RequestInfo{};  // not JSON: no JSON-RPC message
+    return {};
+  }
+  info = jsonrpc::read_request(*root);
+  return inspect_message(*root);
+}
 
-std::optional<std::string> string_member(element object_value, std::string_view key) {
-  if (object_value.type() != element_type::OBJECT) return std::nullopt;
-  std::string_view s;
-  if (object_value.at_key(key).get(s) != simdjson::SUCCESS) return std::nullopt;
-  return std::string(s);
+std::string json_text(json::View value) { return json::minified(value); }
+
+std::optional<std::string> string_member(json::View object_value, std::string_view key) {
+  auto s = object_value.string_at(key);
+  if (!s) return std::nullopt;
+  return std::string(*s);
 }
 
 std::expected<std::string, std::string> base64_decode(std::string_view text) {

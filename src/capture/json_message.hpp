@@ -1,8 +1,6 @@
 // Internal helpers shared by the JSON-based capture readers (HAR, JSON Lines): JSON-RPC message
-// kinds, owned copies out of simdjson, base64, and SSE text for messages logged one by one.
+// kinds, owned copies out of parsed JSON, base64, and SSE text for messages logged one by one.
 #pragma once
-
-#include <simdjson.h>
 
 #include <cstddef>
 #include <expected>
@@ -10,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "json/dom.hpp"
 #include "mcptriage/exchange.hpp"
 
 namespace mcptriage::capture {
@@ -33,17 +32,21 @@ struct MessageInfo {
 
 /// Reads the kind of `value`. An object counts as JSON-RPC when it has `"jsonrpc"` or a
 /// string `method`, or `id` together with `result` or `error`.
-MessageInfo inspect_message(simdjson::dom::element value);
+MessageInfo inspect_message(json::View value);
 
 /// Parses `text` fully (DOM, validating UTF-8) and inspects it; not_jsonrpc when not JSON.
 /// `parser` is reused across calls; nothing returned points into it.
-MessageInfo inspect_message_text(simdjson::dom::parser& parser, std::string_view text);
+MessageInfo inspect_message_text(json::Parser& parser, std::string_view text);
+
+/// inspect_message_text() of a request body, and from the same parse what it says as a request
+/// (jsonrpc::read_request) in `info`, which is left alone when `text` is empty.
+MessageInfo inspect_request_text(json::Parser& parser, std::string_view text, std::optional<RequestInfo>& info);
 
 /// Owned minified JSON text of `value` (member order and duplicate names kept).
-std::string json_text(simdjson::dom::element value);
+std::string json_text(json::View value);
 
 /// Owned copy of a string member, nullopt when absent or not a string.
-std::optional<std::string> string_member(simdjson::dom::element object, std::string_view key);
+std::optional<std::string> string_member(json::View object, std::string_view key);
 
 /// Decodes standard base64 (RFC 4648 §4; `=` padding optional, ASCII white space ignored).
 /// Error text names the first bad byte's offset.

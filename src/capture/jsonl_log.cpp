@@ -1,8 +1,6 @@
 // JSON Lines readers: gateway exchange logs (one object per line with status, headers or media
 // type, and a body or a parsed JSON-RPC message) and plain JSON-RPC message streams (the stdio
 // framing), paired by id. Shapes accepted: docs/formats.md "JSON Lines".
-#include <simdjson.h>
-
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -19,7 +17,7 @@
 #include "json/dom.hpp"
 #include "capture/body.hpp"
 #include "capture/json_message.hpp"
-#include "classify/request_summary.hpp"
+#include "jsonrpc/request.hpp"
 #include "capture/readers.hpp"
 #include "http/tokens.hpp"
 #include "mcptriage/http.hpp"
@@ -29,10 +27,7 @@ namespace mcptriage::capture {
 
 namespace {
 
-using simdjson::dom::array;
-using simdjson::dom::element;
-using simdjson::dom::element_type;
-using simdjson::dom::object;
+using json::View;
 
 constexpr std::size_t npos = std::string_view::npos;
 
@@ -44,16 +39,14 @@ std::string_view trim_line(std::string_view s) {
   return s;
 }
 
-using json::member;
-
 /// How many lines a request waits for its reply before it is given up as never answered
 /// (JsonLinesReader::expire; docs/formats.md, "Pairing window").
 constexpr std::size_t kPairWindowLines = 4096;
 
 /// The first of `keys` present in `e`.
-std::optional<element> first_member(element e, std::initializer_list<std::string_view> keys) {
+std::optional<View> first_member(View e, std::initializer_list<std::string_view> keys) {
   for (auto k : keys) {
-    if (auto v = member(e, k)) return v;
+    if (auto v = e.get(k)) return v;
   }
   return std::nullopt;
 }
@@ -61,14 +54,14 @@ std::optional<element> first_member(element e, std::initializer_list<std::string
 /// The members of one JSON object, read once for the thirty-odd names the reader looks up on
 /// every line (status, headers, body and their aliases): a scan of a few names and views
 /// instead of a walk of the document per name. The first member of a name wins, as with
-/// json::member; not an object: no members.
+/// View::get; not an object: no members.
 class Members {
  public:
   Members() = default;
-  explicit Members(element e) {
-    if (e.type() != element_type::OBJECT) return;
+  explicit Members(View e) {
+    if (!e.is_object()) return;
     object_ = e;
-    for (auto [key, value] : simdjson::dom::object(e)) {
+    for (auto [key, value] : e.members()) {
       if (n_ == kMax) {
         overflow_ = true;  // the rest is looked up in the document
         break;
@@ -78,74 +71,68 @@ class Members {
       ++n_;
     }
   }
-  std::optional<element> get(std::string_view key) const {
+  std::optional<View> get(std::string_view key) const {
     for (std::size_t i = 0; i < n_; ++i) {
       if (keys_[i] == key) return values_[i];
     }
-    if (overflow_) return member(*object_, key);
+    if (overflow_) return object_->get(key);
     return std::nullopt;
   }
   /// The first of `keys` present.
-  std::optional<element> first(std::initializer_list<std::string_view> keys) const {
+  std::optional<View> first(std::initializer_list<std::string_view> keys) const {
     for (auto k : keys) {
       if (auto v = get(k)) return v;
     }
     return std::nullopt;
   }
   std::optional<std::string_view> string(std::string_view key) const {
-    std::string_view s;
-    if (auto v = get(key); v && v->get(s) == simdjson::SUCCESS) return s;
+    if (auto v = get(key)) return v->string();
     return std::nullopt;
   }
 
  private:
   static constexpr std::size_t kMax = 16;
   std::array<std::string_view, kMax> keys_{};
-  std::array<element, kMax> values_{};
+  std::array<View, kMax> values_{};
   std::size_t n_ = 0;
   bool overflow_ = false;
-  std::optional<element> object_;
+  std::optional<View> object_;
 };
 
-std::optional<int> status_of(element v) {
-  std::int64_t i = 0;
-  if (v.get(i) == simdjson::SUCCESS && i >= 0 && i <= 999) return static_cast<int>(i);
-  std::string_view s;
-  if (v.get(s) == simdjson::SUCCESS && s.size() == 3 && s.find_first_not_of("0123456789") == npos) {
-    return (s[0] - '0') * 100 + (s[1] - '0') * 10 + (s[2] - '0');
+std::optional<int> status_of(View v) {
+  if (auto i = v.int64(); i && *i >= 0 && *i <= 999) return static_cast<int>(*i);
+  if (auto s = v.string(); s && s->size() == 3 && s->find_first_not_of("0123456789") == npos) {
+    return ((*s)[0] - '0') * 100 + ((*s)[1] - '0') * 10 + ((*s)[2] - '0');
   }
   return std::nullopt;
 }
 
 /// Headers as an object (`{"content-type": "x"}` or `{"name": ["a", "b"]}`) or as an array of
 /// `{name, value}` (HAR style) or `[name, value]` pairs.
-Headers headers_of(element v) {
+Headers headers_of(View v) {
   Headers out;
-  if (v.type() == element_type::OBJECT) {
-    for (auto [key, value] : object(v)) {
-      std::string_view s;
-      if (value.get(s) == simdjson::SUCCESS) {
-        add_header(out, key, s);
-      } else if (value.type() == element_type::ARRAY) {
-        for (element item : array(value)) {
-          if (item.get(s) == simdjson::SUCCESS) add_header(out, key, s);
+  if (v.is_object()) {
+    for (auto [key, value] : v.members()) {
+      if (auto s = value.string()) {
+        add_header(out, key, *s);
+      } else if (value.is_array()) {
+        for (View item : value.items()) {
+          if (auto is = item.string()) add_header(out, key, *is);
         }
-      } else if (value.type() != element_type::NULL_VALUE) {
+      } else if (!value.is_null()) {
         add_header(out, key, json_text(value));
       }
     }
-  } else if (v.type() == element_type::ARRAY) {
-    for (element item : array(v)) {
-      if (item.type() == element_type::OBJECT) {
+  } else if (v.is_array()) {
+    for (View item : v.items()) {
+      if (item.is_object()) {
         auto name = string_member(item, "name");
         if (!name) name = string_member(item, "key");
         if (name) add_header(out, *name, string_member(item, "value").value_or(""));
-      } else if (item.type() == element_type::ARRAY && array(item).size() == 2) {
-        std::string_view n;
-        std::string_view val;
-        if (array(item).at(0).get(n) == simdjson::SUCCESS && array(item).at(1).get(val) == simdjson::SUCCESS) {
-          add_header(out, n, val);
-        }
+      } else if (item.is_array() && item.size() == 2) {
+        auto n = item.at(0)->string();
+        auto val = item.at(1)->string();
+        if (n && val) add_header(out, *n, *val);
       }
     }
   }
@@ -394,11 +381,11 @@ class JsonLinesReader {
 
   // One parser per thread for lines and one for bodies, kept from one read to the next (a log
   // read in blocks makes a reader per block; docs/performance.md).
-  static simdjson::dom::parser& thread_parser(int which) {
-    thread_local simdjson::dom::parser parsers[2];
+  static json::Parser& thread_parser(int which) {
+    thread_local json::Parser parsers[2];
     return parsers[which];
   }
-  simdjson::dom::parser& parser_ = thread_parser(0);
+  json::Parser& parser_ = thread_parser(0);
   std::deque<Pending> pending_;
   std::map<std::string, std::size_t> open_by_id_;     ///< client request id -> pending index
   std::map<std::string, std::size_t> server_request_; ///< server request id -> line
@@ -437,14 +424,15 @@ class JsonLinesReader {
   }
 
   void handle_line(std::string_view line, std::size_t line_no) {
-    element root;
-    if (auto err = json::parse(parser_, line, padded_).get(root); err != simdjson::SUCCESS) {
+    auto parsed = parser_.parse(line, padded_);
+    if (!parsed) {
       add_skip(line_no, SkipReason::invalid_line,
-               "line " + std::to_string(line_no) + " is not valid JSON (" + simdjson::error_message(err) + ")",
+               "line " + std::to_string(line_no) + " is not valid JSON (" + std::string(parsed.error().message) + ")",
                /*not_json=*/true);
       return;
     }
-    if (root.type() != element_type::OBJECT && root.type() != element_type::ARRAY) {
+    const View root = *parsed;
+    if (!root.is_object() && !root.is_array()) {
       add_skip(line_no, SkipReason::invalid_line, "line " + std::to_string(line_no) + " is not a JSON object");
       return;
     }
@@ -462,10 +450,10 @@ class JsonLinesReader {
     }
   }
 
-  Item read_item(element root, std::string_view line, std::size_t line_no) {
+  Item read_item(View root, std::string_view line, std::size_t line_no) {
     Item it;
     it.line = line_no;
-    if (root.type() == element_type::ARRAY || member(root, "jsonrpc")) {
+    if (root.is_array() || root.get("jsonrpc")) {
       // A bare JSON-RPC message (or batch): the stdio framing.
       it.message = std::string(line);
       it.info = inspect_message(root);
@@ -477,6 +465,7 @@ class JsonLinesReader {
       if (it.side == Side::client) {
         Request r;
         r.body = it.message;
+        r.info = jsonrpc::read_request(root);
         it.request = std::move(r);
       }
       return it;
@@ -484,9 +473,9 @@ class JsonLinesReader {
     it.wrapped = true;
     const Members m(root);  // after the bare-message case: inspect_message reads those members
     auto http = m.get("http");
-    if (http && http->type() != element_type::OBJECT) http.reset();
+    if (http && !http->is_object()) http.reset();
     auto response = m.get("response");
-    if (response && response->type() != element_type::OBJECT) response.reset();
+    if (response && !response->is_object()) response.reset();
     const Members mh = http ? Members(*http) : Members();
     const Members mr = response ? Members(*response) : Members();
     std::optional<Side> dir;
@@ -507,7 +496,7 @@ class JsonLinesReader {
       }
     }
     const bool client_line = dir == Side::client;
-    std::optional<element> resp_headers;
+    std::optional<View> resp_headers;
     if (response) resp_headers = mr.first({"headers", "response_headers"});
     if (!resp_headers && !client_line) resp_headers = m.first({"response_headers", "headers"});
     if (!resp_headers && !client_line && http) resp_headers = mh.first({"response_headers", "headers"});
@@ -519,21 +508,19 @@ class JsonLinesReader {
     for (const Members* holder : ct_holders) {
       if (!holder) continue;
       if (auto ct = holder->first({"content_type", "contentType", "mime_type", "mimeType", "media_type"})) {
-        std::string_view s;
-        if (ct->get(s) == simdjson::SUCCESS) it.content_type = std::string(s);
-        if (!it.content_type.empty() || ct->type() == element_type::NULL_VALUE) break;
+        if (auto s = ct->string()) it.content_type = std::string(*s);
+        if (!it.content_type.empty() || ct->is_null()) break;
       }
     }
     if (it.content_type.empty()) {
       if (auto ct = find_header(it.headers, "content-type")) it.content_type = std::string(*ct);
     }
     // The message or the body.
-    auto take_payload = [&](element v) {
-      std::string_view s;
-      if (v.type() == element_type::NULL_VALUE) {
+    auto take_payload = [&](View v) {
+      if (v.is_null()) {
         it.no_body = true;
-      } else if (v.get(s) == simdjson::SUCCESS) {
-        it.raw_body = json::padded_copy(s);  // parsed in place by the classifier
+      } else if (auto s = v.string()) {
+        it.raw_body = json::padded_copy(*s);  // parsed in place by the classifier
       } else {
         it.message = json_text(v);
         it.info = inspect_message(v);
@@ -550,14 +537,14 @@ class JsonLinesReader {
         break;
       }
     }
-    if (auto sse = m.get("sse"); sse && sse->type() == element_type::OBJECT) {
+    if (auto sse = m.get("sse"); sse && sse->is_object()) {
       it.sse = true;
       it.sse_event = string_member(*sse, "event").value_or("");
       it.sse_id = string_member(*sse, "id").value_or("");
     }
     if (http::media_type_is(it.content_type, "text/event-stream") && it.message) it.sse = true;
     const auto proxy = m.get("proxy");
-    if (proxy && proxy->type() == element_type::OBJECT) read_proxy_member(*proxy, it);
+    if (proxy && proxy->is_object()) read_proxy_member(*proxy, it);
     // The request.
     if (auto req = m.get("request")) {
       it.request = request_of(*req);
@@ -573,12 +560,12 @@ class JsonLinesReader {
       }
       if (auto h = m.first({"headers", "request_headers"})) r.headers = headers_of(*h);
       if (auto v = m.first({"message", "msg", "payload", "body"})) {
-        std::string_view s;
-        if (v->get(s) == simdjson::SUCCESS) {
-          r.body = std::string(s);
-          it.info = inspect_message_text(parser_for_bodies_, s);
-        } else if (v->type() != element_type::NULL_VALUE) {
+        if (auto s = v->string()) {
+          r.body = std::string(*s);
+          it.info = inspect_request_text(parser_for_bodies_, *s, r.info);
+        } else if (!v->is_null()) {
           r.body = json_text(*v);
+          r.info = jsonrpc::read_request(*v);
           it.info = inspect_message(*v);
         }
       }
@@ -614,12 +601,12 @@ class JsonLinesReader {
     return it;
   }
 
-  simdjson::dom::parser& parser_for_bodies_ = thread_parser(1);
+  json::Parser& parser_for_bodies_ = thread_parser(1);
 
   /// The members of a `proxy` object that change what the exchange is (docs/proxy.md "Record
   /// format"): `skipped`, `body`, `body_encoding` and `warnings`; the rest is the proxy's own.
-  void read_proxy_member(element proxy, Item& it) {
-    if (auto skipped = member(proxy, "skipped"); skipped && skipped->type() == element_type::OBJECT) {
+  void read_proxy_member(json::View proxy, Item& it) {
+    if (auto skipped = proxy.get("skipped"); skipped && skipped->is_object()) {
       // The proxy names the reason as the HAR reader gave it (a SkipReason's name).
       const std::string_view name = string_member(*skipped, "reason").value_or("not_mcp");
       SkipReason reason = SkipReason::not_mcp;
@@ -629,10 +616,9 @@ class JsonLinesReader {
       }
       it.proxy_skip = Skip{reason, std::string(string_member(*skipped, "detail").value_or(""))};
     }
-    if (auto warnings = member(proxy, "warnings"); warnings && warnings->type() == element_type::ARRAY) {
-      for (element w : array(*warnings)) {
-        std::string_view s;
-        if (w.get(s) == simdjson::SUCCESS) it.proxy_warnings.emplace_back(s);
+    if (auto warnings = proxy.get("warnings"); warnings && warnings->is_array()) {
+      for (json::View w : warnings->items()) {
+        if (auto s = w.string()) it.proxy_warnings.emplace_back(*s);
       }
     }
     const std::string_view body = string_member(proxy, "body").value_or("complete");
@@ -650,34 +636,33 @@ class JsonLinesReader {
   /// `request` as a JSON-RPC message object, a raw body string, or an HTTP request object
   /// `{method, url|path, headers, body}`.
   /// `as_text`: keep a body logged as a JSON value as its text; otherwise keep only what the
-  /// classifier reads of it (Request::summary), which spares printing it back to text and
+  /// classifier reads of it (Request::info), which spares printing it back to text and
   /// parsing it again for every line (docs/performance.md).
-  Request request_of(element v, bool as_text = false) {
+  Request request_of(View v, bool as_text = false) {
     Request r;
-    auto json_body = [&](element b) {
+    auto json_body = [&](View b) {
       if (as_text) r.body = json_text(b);
-      else r.summary = summarize_request(b);
+      else r.info = jsonrpc::read_request(b);
     };
-    std::string_view s;
-    if (v.get(s) == simdjson::SUCCESS) {
-      r.body = std::string(s);
+    if (auto s = v.string()) {
+      r.body = std::string(*s);
       return r;
     }
-    if (v.type() != element_type::OBJECT) {
-      if (v.type() == element_type::ARRAY) json_body(v);
+    if (!v.is_object()) {
+      if (v.is_array()) json_body(v);
       return r;
     }
-    if (member(v, "jsonrpc") || (member(v, "method") && (member(v, "id") || member(v, "params")) &&
-                                 !member(v, "headers") && !member(v, "url") && !member(v, "body"))) {
+    if (v.get("jsonrpc") || (v.get("method") && (v.get("id") || v.get("params")) && !v.get("headers") &&
+                             !v.get("url") && !v.get("body"))) {
       json_body(v);
       return r;
     }
     r.method_line = string_member(v, "method").value_or("");
     r.target = string_member(v, "url").value_or(string_member(v, "path").value_or(""));
-    if (auto h = member(v, "headers")) r.headers = headers_of(*h);
+    if (auto h = v.get("headers")) r.headers = headers_of(*h);
     if (auto b = first_member(v, {"body", "message", "payload", "postData"})) {
-      if (b->get(s) == simdjson::SUCCESS) r.body = std::string(s);
-      else if (b->type() != element_type::NULL_VALUE) json_body(*b);
+      if (auto s = b->string()) r.body = std::string(*s);
+      else if (!b->is_null()) json_body(*b);
     }
     return r;
   }
@@ -954,12 +939,12 @@ class JsonLinesReader {
 };
 
 /// True when `obj` looks like one logged exchange rather than a bare JSON-RPC message.
-bool looks_logged(element obj) {
-  if (member(obj, "jsonrpc")) return false;
+bool looks_logged(View obj) {
+  if (obj.get("jsonrpc")) return false;
   for (std::string_view k : {"status", "status_code", "statusCode", "http", "response", "dir", "direction"}) {
-    if (member(obj, k)) return true;
+    if (obj.get(k)) return true;
   }
-  return member(obj, "request") && (member(obj, "body") || member(obj, "message"));
+  return obj.get("request") && (obj.get("body") || obj.get("message"));
 }
 
 }  // namespace
@@ -971,7 +956,7 @@ namespace {
 /// next lines parses as a logged exchange or a JSON-RPC message: the bad line is then one
 /// skipped entry, not the whole input read as one broken body. A pretty-printed JSON body
 /// never qualifies: its first line does not end its object.
-bool log_after_bad_first_line(simdjson::dom::parser& parser, std::string_view first, std::string_view rest) {
+bool log_after_bad_first_line(json::Parser& parser, std::string_view first, std::string_view rest) {
   if (first.size() < 2 || first.back() != '}') return false;
   constexpr int kLinesLooked = 16;
   int looked = 0;
@@ -979,9 +964,10 @@ bool log_after_bad_first_line(simdjson::dom::parser& parser, std::string_view fi
     const std::string_view line = trim_line(take_line(rest, pos));
     if (line.empty()) continue;
     ++looked;
-    element root;
-    if (line.front() != '{' || json::parse(parser, line).get(root) != simdjson::SUCCESS) continue;
-    return root.type() == element_type::OBJECT && (looks_logged(root) || member(root, "jsonrpc"));
+    if (line.front() != '{') continue;
+    auto root = parser.parse(line);
+    if (!root) continue;
+    return root->is_object() && (looks_logged(*root) || root->get("jsonrpc"));
   }
   return false;
 }
@@ -992,13 +978,11 @@ bool sniff_json_lines(std::string_view text) {
   if (text.empty() || text.front() != '{') return false;
   const std::size_t lf = text.find('\n');
   std::string_view first = trim_line(text.substr(0, lf));
-  simdjson::dom::parser parser;
-  element root;
-  if (parser.parse(first.data(), first.size()).get(root) != simdjson::SUCCESS) {
-    return lf != npos && log_after_bad_first_line(parser, first, text.substr(lf + 1));
-  }
-  if (root.type() != element_type::OBJECT) return false;
-  if (looks_logged(root)) return true;
+  json::Parser parser;
+  auto root = parser.parse(first);
+  if (!root) return lf != npos && log_after_bad_first_line(parser, first, text.substr(lf + 1));
+  if (!root->is_object()) return false;
+  if (looks_logged(*root)) return true;
   // A bare message: JSON Lines only when another object (or batch) starts a line among the next
   // few lines, so that a broken line in a log does not turn it into one body with trailing data.
   constexpr int kLinesLooked = 16;

@@ -1,12 +1,9 @@
-// Names of outcomes, layers, method sources and retry advice codes, "did you mean" suggestions,
-// and the JSON-RPC id type.
+// Names of outcomes, layers, method sources and retry advice codes, and "did you mean" suggestions.
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
 #include <utility>
-
-#include <simdjson.h>
 
 #include "mcptriage/classify.hpp"
 
@@ -143,72 +140,6 @@ std::string_view to_string(Advice a) {
     case Advice::investigate: return "investigate";
   }
   return "investigate";
-}
-
-std::string JsonRpcId::to_json() const {
-  switch (kind) {
-    case Kind::integer: return text;
-    case Kind::null: return "null";
-    case Kind::other: return text;
-    case Kind::string: {
-      std::string out = "\"";
-      for (char c : text) {
-        if (c == '"' || c == '\\') out += '\\';
-        if (static_cast<unsigned char>(c) < 0x20) {
-          static constexpr char hex[] = "0123456789abcdef";
-          out += "\\u00";
-          out += hex[(c >> 4) & 0xF];
-          out += hex[c & 0xF];
-          continue;
-        }
-        out += c;
-      }
-      out += '"';
-      return out;
-    }
-  }
-  return "null";
-}
-
-std::optional<JsonRpcId> parse_id_flag(std::string_view text) {
-  if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
-    std::string_view inner = text.substr(1, text.size() - 2);
-    if (inner.find_first_of("\"\\") == std::string_view::npos) return JsonRpcId{JsonRpcId::Kind::string, std::string(inner)};
-    // A JSON string with escapes ("a\"b", "\u0041"): read by simdjson, as a response id is.
-    simdjson::dom::parser parser;
-    std::string_view value;
-    if (parser.parse(simdjson::padded_string(text)).get(value) != simdjson::SUCCESS) return std::nullopt;
-    return JsonRpcId{JsonRpcId::Kind::string, std::string(value)};
-  }
-  if (text.empty()) return std::nullopt;
-  // RFC 8259 §6: no leading zeros ("01" is not a JSON number).
-  const std::string_view digits = text.front() == '-' ? text.substr(1) : text;
-  if (digits.size() > 1 && digits.front() == '0') return std::nullopt;
-  long long value = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
-  return JsonRpcId{JsonRpcId::Kind::integer, std::to_string(value)};
-}
-
-bool is_protocol_version(std::string_view v) {
-  if (v.size() != 10 || v[4] != '-' || v[7] != '-') return false;
-  for (std::size_t k : {0, 1, 2, 3, 5, 6, 8, 9}) {
-    if (v[k] < '0' || v[k] > '9') return false;
-  }
-  const int year = (v[0] - '0') * 1000 + (v[1] - '0') * 100 + (v[2] - '0') * 10 + (v[3] - '0');
-  const int month = (v[5] - '0') * 10 + (v[6] - '0');
-  const int day = (v[8] - '0') * 10 + (v[9] - '0');
-  if (month < 1 || month > 12 || day < 1) return false;
-  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;  // Gregorian
-  constexpr int kDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return day <= kDays[month - 1] + (month == 2 && leap ? 1 : 0);
-}
-
-bool is_known_protocol_version(std::string_view v) {
-  for (std::string_view known : {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}) {
-    if (v == known) return true;
-  }
-  return false;
 }
 
 }  // namespace mcptriage

@@ -219,7 +219,7 @@ int main(int argc, char** argv) {
 
   ContextFlags flags;
   if (app.count("--id") > 0) {  // `--id ''` too: an empty id is no JSON value, not "no id"
-    flags.id = parse_id_flag(opt.id);
+    flags.id = jsonrpc::parse_id(opt.id);
     if (!flags.id) {
       std::cerr << "mcptriage: error: --id " << escape_terminal(opt.id)
                 << " is neither a JSON integer (64-bit, no leading zeros) nor a JSON string (write --id 1 or --id '\"abc\"')\n";
@@ -247,7 +247,7 @@ int main(int argc, char** argv) {
       std::cerr << "mcptriage: error: --request " << escape_terminal(opt.request_file) << ": " << body.error() << "\n";
       return kUsage;
     }
-    flags.request_body = *body;
+    flags.request = jsonrpc::read_request(*body);
   }
   std::optional<Expectation> global_expect;
   if (!opt.expect.empty()) {
@@ -476,9 +476,9 @@ int main(int argc, char** argv) {
       } else {
         side = sidecar_for(in.path);
       }
-      if (side && !flags.request_body) {
+      if (side && !flags.request) {
         if (auto body = read_file(side->string())) {
-          file_flags.request_body = *body;
+          file_flags.request = jsonrpc::read_request(*body);
           file_flags.request_origin = "request sidecar " + side->filename().string();
         } else {
           // Not silently: the exchange is judged without its request, and the record says why.

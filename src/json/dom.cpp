@@ -1,7 +1,12 @@
-// Internal simdjson DOM helpers (dom.hpp).
+// json::View, json::Parser and the helpers of dom.hpp, over simdjson's DOM (simdjson_bridge.hpp).
 #include "json/dom.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <unordered_set>
+#include <vector>
+
+#include "json/simdjson_bridge.hpp"
 
 namespace mcptriage::json {
 
@@ -9,27 +14,141 @@ using simdjson::dom::array;
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 using simdjson::dom::object;
+using detail::Access;
 
-std::optional<element> member(element value, std::string_view key) {
-  if (value.type() != element_type::OBJECT) return std::nullopt;
+// ---------------------------------------------------------------------------------------------
+// View
+
+std::optional<View> View::find(std::string_view key) const {
+  object obj;
+  if (Access::element(*this).get_object().get(obj) != simdjson::SUCCESS) return std::nullopt;
   element v;
-  if (object(value).at_key(key).get(v) != simdjson::SUCCESS) return std::nullopt;
-  return v;
+  if (obj.at_key(key).get(v) != simdjson::SUCCESS) return std::nullopt;
+  return Access::view(v);
 }
 
-std::optional<std::string_view> string_member(element value, std::string_view key) {
-  auto v = member(value, key);
-  std::string_view s;
-  if (!v || v->get(s) != simdjson::SUCCESS) return std::nullopt;
-  return s;
+std::string_view View::string_unchecked() const { return Access::tape(*this).get_string_view(); }
+
+std::optional<std::string_view> View::string_at(std::string_view key) const {
+  if (type_ != Type::object) return std::nullopt;
+  auto v = find(key);
+  if (!v || v->type_ != Type::string) return std::nullopt;
+  return v->string_unchecked();
 }
 
-std::optional<bool> bool_member(element value, std::string_view key) {
-  auto v = member(value, key);
+std::optional<bool> View::bool_at(std::string_view key) const {
+  if (type_ != Type::object) return std::nullopt;
+  auto v = find(key);
+  if (!v) return std::nullopt;
+  return v->boolean();
+}
+
+std::optional<bool> View::boolean() const {
+  if (type_ != Type::boolean) return std::nullopt;
   bool b = false;
-  if (!v || v->get(b) != simdjson::SUCCESS) return std::nullopt;
+  if (Access::element(*this).get(b) != simdjson::SUCCESS) return std::nullopt;
   return b;
 }
+
+std::optional<std::int64_t> View::int64() const {
+  if (!is_integer()) return std::nullopt;
+  std::int64_t i = 0;
+  if (Access::element(*this).get(i) != simdjson::SUCCESS) return std::nullopt;
+  return i;
+}
+
+std::optional<std::uint64_t> View::uint64() const {
+  if (!is_integer()) return std::nullopt;
+  std::uint64_t u = 0;
+  if (Access::element(*this).get(u) != simdjson::SUCCESS) return std::nullopt;
+  return u;
+}
+
+std::optional<double> View::number() const {
+  if (!is_number()) return std::nullopt;
+  double d = 0;
+  if (Access::element(*this).get(d) != simdjson::SUCCESS) return std::nullopt;
+  return d;
+}
+
+std::size_t View::size() const {
+  if (type_ == Type::array) {
+    array a;
+    if (Access::element(*this).get_array().get(a) == simdjson::SUCCESS) return a.size();
+  } else if (type_ == Type::object) {
+    object o;
+    if (Access::element(*this).get_object().get(o) == simdjson::SUCCESS) return o.size();
+  }
+  return 0;
+}
+
+std::optional<View> View::at(std::size_t i) const {
+  if (type_ != Type::array) return std::nullopt;
+  array a;
+  if (Access::element(*this).get_array().get(a) != simdjson::SUCCESS) return std::nullopt;
+  element v;
+  if (a.at(i).get(v) != simdjson::SUCCESS) return std::nullopt;
+  return Access::view(v);
+}
+
+ItemRange View::items() const { return Access::items(*this); }
+MemberRange View::members() const { return Access::members(*this); }
+
+// Arrays and objects on the tape (simdjson's dom::array and dom::object iterators): an array's
+// elements run from the index after its start to the index of its end; each element's successor
+// is after_element(). An object's keys sit at those positions and each value right after its key.
+
+ItemRange detail::Access::items(const View& v) noexcept {
+  ItemRange r;
+  if (v.type_ != Type::array) return r;
+  const simdjson::internal::tape_ref t = tape(v);
+  r.begin_ = item_at(v, v.index_ + 1);
+  r.end_.position_ = t.after_element() - 1;
+  return r;
+}
+
+MemberRange detail::Access::members(const View& v) noexcept {
+  MemberRange r;
+  if (v.type_ != Type::object) return r;
+  const simdjson::internal::tape_ref t = tape(v);
+  const std::size_t end = t.after_element() - 1;
+  r.begin_.doc_ = r.end_.doc_ = v.doc_;
+  r.begin_.end_ = r.end_.end_ = end;
+  r.begin_.position_ = v.index_ + 1;
+  r.end_.position_ = end;
+  fill(r.begin_);
+  return r;
+}
+
+ItemIterator& ItemIterator::operator++() {
+  const simdjson::internal::tape_ref t = Access::tape(current_);
+  position_ = t.after_element();
+  current_ = Access::view(simdjson::internal::tape_ref(t.doc, position_));
+  return *this;
+}
+
+MemberIterator& MemberIterator::operator++() {
+  const simdjson::internal::tape_ref value(static_cast<const simdjson::dom::document*>(doc_), position_ + 1);
+  position_ = value.after_element();
+  Access::fill(*this);
+  return *this;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing
+
+struct Parser::Impl {
+  simdjson::dom::parser parser;
+};
+
+simdjson::dom::parser& detail::Access::parser(Parser& p) noexcept { return p.impl_->parser; }
+
+Parser::Parser() : impl_(std::make_unique<Impl>()) {}
+Parser::~Parser() = default;
+Parser::Parser(Parser&&) noexcept = default;
+Parser& Parser::operator=(Parser&&) noexcept = default;
+
+std::size_t Parser::capacity() const { return impl_->parser.capacity(); }
 
 simdjson::simdjson_result<element> parse(simdjson::dom::parser& parser, std::string_view text, bool padded) {
   if (parser.capacity() > kKeptParserCapacity && text.size() <= kKeptParserCapacity) {
@@ -38,9 +157,152 @@ simdjson::simdjson_result<element> parse(simdjson::dom::parser& parser, std::str
   return parser.parse(text.data(), text.size(), /*realloc_if_needed=*/!padded);
 }
 
-simdjson::simdjson_result<element> parse_string(simdjson::dom::parser& parser, const std::string& text) {
-  return parse(parser, std::string_view(text), text.capacity() - text.size() >= kPadding);
+ParseError parse_error(simdjson::error_code err) noexcept {
+  ParseError e;
+  e.message = simdjson::error_message(err);
+  switch (err) {
+    case simdjson::EMPTY: e.fault = ParseFault::empty; break;
+    case simdjson::UTF8_ERROR: e.fault = ParseFault::utf8; break;
+    case simdjson::DEPTH_ERROR: e.fault = ParseFault::too_deep; break;
+    case simdjson::CAPACITY:
+    case simdjson::MEMALLOC: e.fault = ParseFault::too_large; break;
+    case simdjson::TAPE_ERROR:
+    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
+    case simdjson::UNCLOSED_STRING: e.fault = ParseFault::cut_short; break;
+    default: e.fault = ParseFault::syntax; break;
+  }
+  return e;
 }
+
+std::expected<View, ParseError> Parser::parse(std::string_view text, bool padded) {
+  element root;
+  if (auto err = json::parse(impl_->parser, text, padded).get(root); err != simdjson::SUCCESS) {
+    return std::unexpected(parse_error(err));
+  }
+  return Access::view(root);
+}
+
+std::expected<View, ParseError> Parser::parse_string(const std::string& text) {
+  return parse(std::string_view(text), text.capacity() - text.size() >= kPadding);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+std::string_view type_phrase(View value) {
+  switch (value.type()) {
+    case Type::array: return "an array";
+    case Type::object: return "an object";
+    case Type::int64:
+    case Type::uint64:
+    case Type::float64: return "a number";
+    case Type::string: return "a string";
+    case Type::boolean: return "a boolean";
+    case Type::null: return "null";
+  }
+  return "a value";
+}
+
+std::string minified(View value) {
+  if (Access::detached(value)) return "null";
+  return simdjson::to_string(Access::element(value));
+}
+
+bool is_one_value(std::string_view text) {
+  thread_local simdjson::dom::parser parser;
+  element ignored;
+  return parse(parser, text).get(ignored) == simdjson::SUCCESS;
+}
+
+std::optional<std::size_t> trailing_data_at(std::string_view text) {
+  simdjson::dom::parser probe;
+  simdjson::dom::document_stream stream;
+  simdjson::padded_string copy(text);
+  // A batch no larger than the text (simdjson's default is 1 MB, allocated per call: costly
+  // for every bad event of a long stream).
+  const std::size_t batch = std::clamp<std::size_t>(text.size(), 32, simdjson::dom::DEFAULT_BATCH_SIZE);
+  if (probe.parse_many(copy, batch).get(stream)) return std::nullopt;
+  auto it = stream.begin();
+  if (!(it != stream.end()) || (*it).error()) return std::nullopt;
+  ++it;
+  if (!(it != stream.end())) return std::nullopt;
+  return it.current_index();
+}
+
+std::string pointer_escape(std::string_view key) {
+  std::string out;
+  for (char ch : key) {
+    if (ch == '~') out += "~0";
+    else if (ch == '/') out += "~1";
+    else out += ch;
+  }
+  return out;
+}
+
+namespace {
+
+/// The path (from `e`, reversed: innermost step first) of the first duplicate member name
+/// anywhere in `e`; false when there is none. No allocation unless a duplicate is found: this
+/// runs over every response (docs/performance.md).
+bool find_duplicate_steps(element e, std::vector<std::string>& steps) {
+  if (e.type() == element_type::OBJECT) {
+    object obj = e;
+    // Members seen so far: a small array, searched linearly (objects are small), then a set.
+    constexpr std::size_t kLinear = 16;
+    std::string_view seen_small[kLinear];
+    std::size_t n = 0;
+    std::unordered_set<std::string_view> seen_large;
+    for (auto [key, value] : obj) {
+      bool dup = false;
+      if (n < kLinear) {
+        for (std::size_t k = 0; k < n && !dup; ++k) dup = seen_small[k] == key;
+        if (!dup) seen_small[n++] = key;
+      } else {
+        if (seen_large.empty()) seen_large.insert(seen_small, seen_small + kLinear);
+        dup = !seen_large.insert(key).second;
+      }
+      if (dup) {
+        steps.push_back(pointer_escape(key));
+        return true;
+      }
+      if (value.type() == element_type::OBJECT || value.type() == element_type::ARRAY) {
+        if (find_duplicate_steps(value, steps)) {
+          steps.push_back(pointer_escape(key));
+          return true;
+        }
+      }
+    }
+  } else if (e.type() == element_type::ARRAY) {
+    array arr = e;
+    std::size_t i = 0;
+    for (element value : arr) {
+      if (value.type() == element_type::OBJECT || value.type() == element_type::ARRAY) {
+        if (find_duplicate_steps(value, steps)) {
+          steps.push_back(std::to_string(i));
+          return true;
+        }
+      }
+      ++i;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<std::string> first_duplicate_member(View value, std::string_view prefix) {
+  if (!value.is_object() && !value.is_array()) return std::nullopt;
+  std::vector<std::string> steps;
+  if (!find_duplicate_steps(Access::element(value), steps)) return std::nullopt;
+  std::string out(prefix);
+  for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
+    out += '/';
+    out += *it;
+  }
+  return out;
+}
+
+bool valid_utf8(std::string_view bytes) { return simdjson::validate_utf8(bytes.data(), bytes.size()); }
 
 std::string padded_copy(std::string_view bytes) {
   std::string out;
@@ -104,6 +366,9 @@ std::uint64_t canonical(element e, bool skip_meta) {
 
 }  // namespace
 
-std::uint64_t canonical_hash(element value, bool skip_meta) { return canonical(value, skip_meta); }
+std::uint64_t canonical_hash(View value, bool skip_meta) {
+  if (Access::detached(value)) return 0x9999;  // a null
+  return canonical(Access::element(value), skip_meta);
+}
 
 }  // namespace mcptriage::json

@@ -1,51 +1,235 @@
-// Internal helpers over simdjson's DOM shared by the readers, the classifier and the session
-// analysis: member lookup, and a hash of JSON values read as canonical JSON. Not public API.
+// Reading JSON for the rest of the tool: a parser, views of the values it parsed, and the helpers
+// over them (member lookup, minified text, a canonical hash, duplicate member names, JSON
+// Pointer escaping, UTF-8 validation). simdjson's DOM does the work behind this wall: src/json/
+// is the only folder that includes simdjson.h (src/json/simdjson_bridge.hpp), and no simdjson
+// type appears here. Not public API.
 #pragma once
-
-#include <simdjson.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <expected>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace mcptriage::json {
 
-/// The member `key` of `value` when `value` is an object that has it (the first one when a
-/// name repeats: simdjson's at_key), else nullopt.
-std::optional<simdjson::dom::element> member(simdjson::dom::element value, std::string_view key);
+/// Bytes the parser may read past the end of a document (simdjson's SIMDJSON_PADDING): they must
+/// be allocated, whatever they hold (Parser::parse with `padded`).
+inline constexpr std::size_t kPadding = 64;
 
-/// The member `key` when it is a string: a view into the parser's document, valid until the
-/// parser parses again.
-std::optional<std::string_view> string_member(simdjson::dom::element value, std::string_view key);
-
-/// The member `key` when it is a boolean.
-std::optional<bool> bool_member(simdjson::dom::element value, std::string_view key);
+/// Nesting depth past which a document is refused (simdjson's DEFAULT_MAX_DEPTH).
+inline constexpr std::size_t kMaxDepth = 1024;
 
 /// Documents up to this size keep a reused parser's buffers; after a larger one they are given
-/// back before the next smaller document (json::parse).
+/// back before the next smaller document (Parser::parse).
 inline constexpr std::size_t kKeptParserCapacity = std::size_t{256} << 10;
 
-/// Bytes simdjson may read past the end of a document (SIMDJSON_PADDING): they must be
-/// allocated, whatever they hold (simdjson's dom::parser::parse, "REQUIRED: Buffer Padding").
-inline constexpr std::size_t kPadding = simdjson::SIMDJSON_PADDING;
+/// The type of a JSON value (RFC 8259 §3). Numbers keep how they were read: an integer that fits
+/// 64 signed bits is int64, a larger non-negative one uint64, anything else (a fraction, an
+/// exponent, a larger integer) float64.
+enum class Type : std::uint8_t { null, boolean, int64, uint64, float64, string, array, object };
 
-/// `parser.parse(text)`, for a parser reused across documents (one per thread): a simdjson
-/// parser keeps the buffers of the largest document it has parsed (about 15 bytes per byte),
-/// so after a document larger than kKeptParserCapacity it starts afresh before a smaller one,
-/// and memory stays bounded by what is being parsed now (docs/performance.md). `padded`: the
-/// caller promises kPadding allocated bytes after `text`, and simdjson reads it in place;
-/// otherwise `text` is copied into the parser's padded buffer first. The result is valid until
-/// the parser parses again.
-simdjson::simdjson_result<simdjson::dom::element> parse(simdjson::dom::parser& parser, std::string_view text,
-                                                        bool padded = false);
+namespace detail {
+struct Access;
+}
 
-/// parse() of a string, in place when its capacity leaves kPadding bytes after it (as
-/// simdjson's own std::string overload does), else copied.
-simdjson::simdjson_result<simdjson::dom::element> parse_string(simdjson::dom::parser& parser, const std::string& text);
+class ItemRange;
+class MemberRange;
 
-/// A copy of `bytes` with room for kPadding more, so that parse() reads it in place.
+/// A view of one value of a parsed document: 24 bytes, copied freely, valid until its Parser
+/// parses again (or is destroyed). A default View is a null that belongs to no document.
+/// Accessors that ask for another type answer nullopt (or 0, or an empty range), never fail.
+class View {
+ public:
+  View() = default;
+
+  Type type() const noexcept { return type_; }
+  bool is_null() const noexcept { return type_ == Type::null; }
+  bool is_bool() const noexcept { return type_ == Type::boolean; }
+  bool is_string() const noexcept { return type_ == Type::string; }
+  bool is_array() const noexcept { return type_ == Type::array; }
+  bool is_object() const noexcept { return type_ == Type::object; }
+  /// int64 or uint64.
+  bool is_integer() const noexcept { return type_ == Type::int64 || type_ == Type::uint64; }
+  /// int64, uint64 or float64.
+  bool is_number() const noexcept { return is_integer() || type_ == Type::float64; }
+
+  /// The first member named `key` of an object (a repeated name: the first wins); nullopt when
+  /// this is no object or has no such member. Linear in the members before it.
+  std::optional<View> get(std::string_view key) const {
+    if (type_ != Type::object) return std::nullopt;
+    return find(key);
+  }
+  /// get(key) when it is a string: a view into the document.
+  std::optional<std::string_view> string_at(std::string_view key) const;
+  /// get(key) when it is a boolean.
+  std::optional<bool> bool_at(std::string_view key) const;
+
+  /// The unescaped bytes of a string (a view into the document).
+  std::optional<std::string_view> string() const {
+    if (type_ != Type::string) return std::nullopt;
+    return string_unchecked();
+  }
+  std::optional<bool> boolean() const;
+  /// An integer that fits int64 (an int64, or a uint64 up to 2^63-1); a float64 is no integer.
+  std::optional<std::int64_t> int64() const;
+  /// A non-negative integer.
+  std::optional<std::uint64_t> uint64() const;
+  /// Any number as a double (a large integer rounds).
+  std::optional<double> number() const;
+
+  /// Elements of an array, members of an object (repeats counted), 0 for anything else.
+  std::size_t size() const;
+  /// Element `i` of an array; nullopt past the end or when this is no array.
+  std::optional<View> at(std::size_t i) const;
+  /// The elements of an array in order (none when this is no array).
+  ItemRange items() const;
+  /// The members of an object in document order, repeats included (none when this is no object).
+  MemberRange members() const;
+
+ private:
+  friend struct detail::Access;
+  std::optional<View> find(std::string_view key) const;
+  std::string_view string_unchecked() const;
+
+  const void* doc_ = nullptr;  ///< the parser's document
+  std::size_t index_ = 0;      ///< where the value starts in it
+  Type type_ = Type::null;
+};
+
+/// One member of an object.
+struct Member {
+  std::string_view key;  ///< unescaped, a view into the document
+  View value;
+};
+
+/// Iterates the elements of an array (View::items).
+class ItemIterator {
+ public:
+  View operator*() const noexcept { return current_; }
+  ItemIterator& operator++();
+  bool operator==(const ItemIterator& other) const noexcept { return position_ == other.position_; }
+
+ private:
+  friend struct detail::Access;
+  View current_;
+  std::size_t position_ = 0;
+};
+
+class ItemRange {
+ public:
+  ItemIterator begin() const noexcept { return begin_; }
+  ItemIterator end() const noexcept { return end_; }
+
+ private:
+  friend struct detail::Access;
+  ItemIterator begin_;
+  ItemIterator end_;
+};
+
+/// Iterates the members of an object (View::members).
+class MemberIterator {
+ public:
+  const Member& operator*() const noexcept { return current_; }
+  MemberIterator& operator++();
+  bool operator==(const MemberIterator& other) const noexcept { return position_ == other.position_; }
+
+ private:
+  friend struct detail::Access;
+  Member current_;
+  const void* doc_ = nullptr;
+  std::size_t position_ = 0;
+  std::size_t end_ = 0;
+};
+
+class MemberRange {
+ public:
+  MemberIterator begin() const noexcept { return begin_; }
+  MemberIterator end() const noexcept { return end_; }
+
+ private:
+  friend struct detail::Access;
+  MemberIterator begin_;
+  MemberIterator end_;
+};
+
+/// Why a text is not one JSON value (RFC 8259), by what the tool says about it.
+enum class ParseFault : std::uint8_t {
+  empty,      ///< no value at all (white space only)
+  utf8,       ///< not valid UTF-8 (RFC 8259 §8.1)
+  too_deep,   ///< nested deeper than kMaxDepth
+  too_large,  ///< too large for the parser (capacity, memory)
+  cut_short,  ///< ends inside a value: an unclosed string, array or object
+  syntax,     ///< anything else: bad syntax, or text after the value
+};
+
+/// A text that did not parse: the fault, and the parser's one-line message for it (static text,
+/// e.g. "The JSON document has an improper structure: ...").
+struct ParseError {
+  ParseFault fault = ParseFault::syntax;
+  std::string_view message;
+};
+
+/// A reusable JSON parser (one per thread: never shared across threads). It keeps the buffers of
+/// the largest document it has parsed (about 15 bytes per byte), but after a document larger than
+/// kKeptParserCapacity it starts afresh before a smaller one, so memory stays bounded by what is
+/// being parsed now (docs/performance.md). One document at a time: parsing again ends the views of
+/// the previous one.
+class Parser {
+ public:
+  Parser();
+  ~Parser();
+  Parser(Parser&&) noexcept;
+  Parser& operator=(Parser&&) noexcept;
+
+  /// Parses `text` fully (every value validated, UTF-8 included). `padded`: the caller promises
+  /// kPadding allocated bytes after `text`, which is then read in place; otherwise it is copied
+  /// into the parser's padded buffer first. The root value, or why the text is not one JSON value.
+  std::expected<View, ParseError> parse(std::string_view text, bool padded = false);
+  /// parse() of a string, in place when its capacity leaves kPadding bytes after it.
+  std::expected<View, ParseError> parse_string(const std::string& text);
+  /// Bytes held for documents (for tests of the bounded reuse).
+  std::size_t capacity() const;
+
+ private:
+  friend struct detail::Access;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The type of `value` as a detail names it: "an array", "an object", "a number", "a string",
+/// "a boolean", "null".
+std::string_view type_phrase(View value);
+
+/// Minified JSON text of `value`: member order and repeated names kept, strings escaped as
+/// JSON requires (`"`, `\`, and control characters; \b \f \n \r \t by their short forms).
+std::string minified(View value);
+
+/// True when `text` is exactly one JSON value (white space around it allowed). Parses with a
+/// parser of the calling thread's own.
+bool is_one_value(std::string_view text);
+
+/// When `text` starts with one complete JSON value followed by more non-white-space text, the
+/// byte offset where the text after it starts (RFC 8259 §2: a JSON text is one value); nullopt
+/// when `text` does not start with a complete value, or holds nothing after it. For the detail of
+/// a text that did not parse (a second value glued to the first).
+std::optional<std::size_t> trailing_data_at(std::string_view text);
+
+/// JSON Pointer (RFC 6901), under `prefix`, of the first repeated member name anywhere in
+/// `value`, in document order ("/result/content/0/type"); nullopt when no object repeats a name.
+/// RFC 8259 §4 leaves the meaning of repeated names undefined. No allocation unless one is found.
+std::optional<std::string> first_duplicate_member(View value, std::string_view prefix);
+
+/// A member name as a JSON Pointer reference token (RFC 6901 §3): `~` as `~0`, `/` as `~1`.
+std::string pointer_escape(std::string_view key);
+
+/// Whether `bytes` is valid UTF-8 (RFC 3629: no overlong forms, surrogates or values past
+/// U+10FFFF). SIMD-fast.
+bool valid_utf8(std::string_view bytes);
+
+/// A copy of `bytes` with room for kPadding more, so that Parser::parse_string reads it in place.
 std::string padded_copy(std::string_view bytes);
 
 /// splitmix64's finaliser: spreads the bits of `x` over the whole word.
@@ -60,6 +244,6 @@ std::uint64_t hash_bytes(std::string_view bytes, std::uint64_t seed);
 /// `skip_meta` leaves out a top-level `_meta` member (MCP `params._meta`: progress tokens and
 /// the like, which do not make a call different). Equal canonical JSON gives equal hashes;
 /// different JSON gives equal hashes with a chance of about 2^-64 per pair.
-std::uint64_t canonical_hash(simdjson::dom::element value, bool skip_meta = false);
+std::uint64_t canonical_hash(View value, bool skip_meta = false);
 
 }  // namespace mcptriage::json

@@ -119,11 +119,14 @@ std::vector<Verdict> Triage::add(std::string_view line, std::size_t n,
       v.advice = rec.c.retry.advice;
       v.retry_after_ms = retry_after;
       v.http_method = facts.http_method;
-      v.method = facts.method.empty() ? rec.c.method : facts.method;
-      v.tool = facts.tool_name;
-      v.params_hash = facts.params_hash;
-      v.request_id = facts.request_id;
-      v.notification = facts.notification;
+      const RequestInfo* sent = facts.request ? &*facts.request : nullptr;
+      v.method = sent && sent->method && !sent->method->empty() ? *sent->method : rec.c.method;
+      if (sent) {
+        v.tool = sent->tool_name;
+        v.params_hash = sent->params_hash;
+        if (sent->id) v.request_id = sent->id->to_json();
+        v.notification = sent->notification;
+      }
       v.session_id = !facts.session_id.empty();
       v.replay = annotation.replay;
       // Expectations, as the CLI checks them (docs/ci.md).

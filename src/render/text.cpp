@@ -1,10 +1,10 @@
 // Text safety: JSON string escaping, terminal escaping, and redaction of credentials.
-#include <simdjson.h>
 
 #include <array>
 #include <cctype>
 #include <cstdint>
 
+#include "json/dom.hpp"
 #include "mcptriage/render.hpp"
 #include "render/text_detail.hpp"
 
@@ -59,7 +59,7 @@ std::string json_escape(std::string_view s) {
 }
 
 bool append_json_escaped(std::string& out, std::string_view s) {
-  // Valid UTF-8 (simdjson's validator, SIMD) is copied as is but for the ASCII escapes; only
+  // Valid UTF-8 (json::valid_utf8, SIMD) is copied as is but for the ASCII escapes; only
   // invalid text stops at every non-ASCII byte to find the bytes that become U+FFFD. Runs that
   // need nothing are found with one table look-up per byte and copied at once.
   static constexpr auto kStop = [](bool stop_non_ascii) {
@@ -69,7 +69,7 @@ bool append_json_escaped(std::string& out, std::string_view s) {
   };
   static constexpr std::array<bool, 256> kStopValid = kStop(false);
   static constexpr std::array<bool, 256> kStopInvalid = kStop(true);
-  const bool valid = simdjson::validate_utf8(s.data(), s.size());
+  const bool valid = json::valid_utf8(s);
   const std::array<bool, 256>& stop = valid ? kStopValid : kStopInvalid;
   std::size_t i = 0;
   while (i < s.size()) {
@@ -195,7 +195,7 @@ std::string escape_terminal(std::string_view s) {
   return out;
 }
 
-bool is_valid_utf8(std::string_view s) { return simdjson::validate_utf8(s.data(), s.size()); }
+bool is_valid_utf8(std::string_view s) { return json::valid_utf8(s); }
 
 // redact() and the other redaction functions: src/render/redact.cpp.
 

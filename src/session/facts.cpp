@@ -1,7 +1,5 @@
 // Session facts: what the session analysis needs of one exchange (request id, method, params
 // key, tool definitions, structuredContent), read once where the exchange is at hand.
-#include <simdjson.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -19,13 +17,7 @@ namespace mcptriage {
 
 namespace {
 
-using simdjson::dom::array;
-using simdjson::dom::element;
-using simdjson::dom::element_type;
-using simdjson::dom::object;
-
-using json::bool_member;
-using json::member;
+using json::View;
 
 bool is_sse_body(const Exchange& ex) {
   const auto ct = find_header(ex.response.headers, "content-type");
@@ -35,17 +27,18 @@ bool is_sse_body(const Exchange& ex) {
 /// The JSON-RPC message that decided the record: the JSON body itself (a view, not a copy), or
 /// the data of the SSE event whose response id equals `id_text` (the first response when
 /// `id_text` is empty), kept in `event`.
-std::optional<std::string_view> deciding_message(simdjson::dom::parser& parser, const Exchange& ex,
+std::optional<std::string_view> deciding_message(json::Parser& parser, const Exchange& ex,
                                                  const std::string& id_text, std::optional<std::string>& event) {
   const std::string& body = ex.response.body;
   if (!is_sse_body(ex)) return std::string_view(body);
   const sse::Stream stream = sse::parse(body);
   for (const sse::Event& ev : stream.events) {
-    element root;
-    if (json::parse(parser, ev.data).get(root) != simdjson::SUCCESS) continue;
-    if (root.type() != element_type::OBJECT || member(root, "method") || !member(root, "result")) continue;
-    auto id = member(root, "id");
-    if (id_text.empty() || (id && simdjson::to_string(*id) == id_text)) {
+    auto parsed = parser.parse(ev.data);
+    if (!parsed) continue;
+    const View root = *parsed;
+    if (!root.is_object() || root.get("method") || !root.get("result")) continue;
+    auto id = root.get("id");
+    if (id_text.empty() || (id && json::minified(*id) == id_text)) {
       event = ev.data;
       return std::string_view(*event);
     }
@@ -53,22 +46,22 @@ std::optional<std::string_view> deciding_message(simdjson::dom::parser& parser, 
   return std::nullopt;
 }
 
-void read_tools(element result, const std::string& source, std::vector<ToolDefinition>& out) {
-  auto tools = member(result, "tools");
-  if (!tools || tools->type() != element_type::ARRAY) return;
-  for (element t : array(*tools)) {
-    auto name = json::string_member(t, "name");
+void read_tools(View result, const std::string& source, std::vector<ToolDefinition>& out) {
+  auto tools = result.get("tools");
+  if (!tools || !tools->is_array()) return;
+  for (View t : tools->items()) {
+    auto name = t.string_at("name");
     if (!name) continue;
     ToolDefinition def;
     def.name = std::string(*name);
     def.source = source;
-    if (auto ann = member(t, "annotations"); ann && ann->type() == element_type::OBJECT) {
-      def.read_only_hint = bool_member(*ann, "readOnlyHint");
-      def.destructive_hint = bool_member(*ann, "destructiveHint");
-      def.idempotent_hint = bool_member(*ann, "idempotentHint");
+    if (auto ann = t.get("annotations"); ann && ann->is_object()) {
+      def.read_only_hint = ann->bool_at("readOnlyHint");
+      def.destructive_hint = ann->bool_at("destructiveHint");
+      def.idempotent_hint = ann->bool_at("idempotentHint");
     }
-    if (auto schema = member(t, "outputSchema"); schema && schema->type() == element_type::OBJECT) {
-      def.output_schema = simdjson::to_string(*schema);
+    if (auto schema = t.get("outputSchema"); schema && schema->is_object()) {
+      def.output_schema = json::minified(*schema);
     }
     out.push_back(std::move(def));
   }
@@ -88,18 +81,12 @@ SessionFacts extract_session_facts(const Exchange& ex, const std::vector<Classif
   if (ex.request) {
     f.http_method = ex.request->method_line;
     if (auto sid = find_header(ex.request->headers, "mcp-session-id")) f.session_id = std::string(*sid);
-    if (along.request_message) {
-      f.request_captured = true;
-      f.request_id = along.request_id;
-      f.method = along.request_method;
-      f.notification = along.request_notification;
-      f.params_hash = along.params_hash;
-      f.tool_name = along.tool_name;
-    }
+    f.request = along.request;
   }
   if (records.empty()) return f;
   const Classification& c = records.front();
-  const std::string& method = f.method.empty() ? c.method : f.method;
+  const std::string request_method = f.request ? f.request->method.value_or("") : std::string();
+  const std::string& method = request_method.empty() ? c.method : request_method;
   if (method == "tools/call" && c.outcome == Outcome::TOOL_SUCCESS) {
     // The classifier read the deciding result already (ReadAlong).
     if (along.tool_result_found) {
@@ -111,18 +98,18 @@ SessionFacts extract_session_facts(const Exchange& ex, const std::vector<Classif
   }
   if (method != "tools/list" || c.outcome != Outcome::RPC_SUCCESS) return f;
   // A tools/list result (a few per session): its tool definitions, read here.
-  thread_local simdjson::dom::parser parser;  // reused: one allocation per thread, not per exchange
+  thread_local json::Parser parser;  // reused: one allocation per thread, not per exchange
   const std::string id_text = c.response_id ? c.response_id->to_json() : std::string();
   std::optional<std::string> event;
   auto message = deciding_message(parser, ex, id_text, event);
   if (!message) return f;
-  // `message` may be the body itself (a view): parsing a `const char*` copies the text into the
-  // parser's own padded buffer, so the parse below needs no copy of its own.
+  // `message` may be the body itself (a view): parsing a text that is not padded copies it into
+  // the parser's own padded buffer, so the parse below needs no copy of its own.
   const std::string_view text = *message;
-  element root;
-  if (json::parse(parser, text).get(root) != simdjson::SUCCESS) return f;
-  auto result = member(root, "result");
-  if (!result || result->type() != element_type::OBJECT) return f;
+  auto root = parser.parse(text);
+  if (!root) return f;
+  auto result = root->get("result");
+  if (!result || !result->is_object()) return f;
   read_tools(*result, ex.source, f.tools);
   return f;
 }

@@ -235,7 +235,16 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
     a.findings.push_back(SessionFinding{std::move(code), std::move(detail)});
   };
   const Classification* primary = records.empty() ? nullptr : records.front();
-  here.method = !f.method.empty() ? f.method : (primary ? primary->method : std::string());
+  // The captured request (RequestInfo); its id keyed as JsonRpcId::to_json(), as replies' ids are.
+  const bool request_captured = f.request.has_value();
+  const std::optional<std::string> request_id =
+      request_captured && f.request->id ? std::optional<std::string>(f.request->id->to_json()) : std::nullopt;
+  static const std::string kNone;
+  const std::string& request_method = request_captured && f.request->method ? *f.request->method : kNone;
+  const bool request_notification = request_captured && f.request->notification;
+  const std::string& tool_name = request_captured ? f.request->tool_name : kNone;
+  const std::uint64_t params_hash = request_captured ? f.request->params_hash : 0;
+  here.method = !request_method.empty() ? request_method : (primary ? primary->method : std::string());
   const std::string& method = here.method;
 
   // The POST sequence (a GET resumes a stream; it is no POST).
@@ -259,31 +268,31 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
   if (f.session_id.empty() && method == "initialize") ++s.initializes;
   const std::uint64_t scope =
       f.session_id.empty() ? mix64(s.initializes * 2 + 1) : json::hash_bytes(f.session_id, 2);
-  const bool is_request = f.request_captured && f.request_id && !f.notification;
+  const bool is_request = request_captured && request_id && !request_notification;
   bool any_answer = false;
   for (const Classification* c : records) any_answer = any_answer || answered(*c);
 
   std::uint64_t request_key = 0;
-  const std::uint64_t id_hash = f.request_id ? json::hash_bytes(*f.request_id, 1) : 0;
+  const std::uint64_t id_hash = request_id ? json::hash_bytes(*request_id, 1) : 0;
   if (is_request) {
-    request_key = json::hash_bytes(*f.request_id, scope);
+    request_key = json::hash_bytes(*request_id, scope);
     if (const std::size_t* prev = s.request_by_key.find(request_key)) {
       const State::EntryText& was = s.entry_text(*prev);
       finding("duplicate_request_id",
               fmt::format("id {} was already used by {} ({}) in this session: a request id must not be reused "
                           "within a session",
-                          *f.request_id, was.source, was.method.empty() ? "?" : was.method));
+                          *request_id, was.source, was.method.empty() ? "?" : was.method));
     }
     s.request_by_key.put(request_key, a.entry, a.entry);
     s.request_ids.put(id_hash, Nothing{}, a.entry);
     if (any_answer) {
       s.answered_by_id.put(id_hash, a.entry, a.entry);
     } else {
-      Unanswered u{source, method, *f.request_id, primary ? primary->outcome : Outcome::NOT_CAPTURED, f.http_status};
+      Unanswered u{source, method, *request_id, primary ? primary->outcome : Outcome::NOT_CAPTURED, f.http_status};
       s.unanswered.put(request_key, State::Open{s.unanswered_order++, std::move(u)}, a.entry);
       s.unanswered_key.put(id_hash, request_key, a.entry);
     }
-  } else if (!f.request_captured) {
+  } else if (!request_captured) {
     // A reply whose request the capture lacks: pair it by id with what came before.
     for (const Classification* c : records) {
       if (!c->response_id || (c->response_id->kind != JsonRpcId::Kind::integer &&
@@ -315,7 +324,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
     if (error && null_id) {
       finding("null_id_error",
               fmt::format("an error with {} cannot be paired by id{}", c->response_id ? "id null" : "no id",
-                          f.request_captured ? "; it answers this exchange's request by position"
+                          request_captured ? "; it answers this exchange's request by position"
                                              : "; the capture does not show which request it answers"));
       break;
     }
@@ -323,8 +332,8 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
 
   // outputSchema: a successful tool result must conform to the schema its tool declared. Checked
   // before the replay bookkeeping, which must record this attempt as failed when it fails here.
-  if (method == "tools/call" && primary && primary->outcome == Outcome::TOOL_SUCCESS && !f.tool_name.empty()) {
-    auto tool = s.tools.find(f.tool_name);
+  if (method == "tools/call" && primary && primary->outcome == Outcome::TOOL_SUCCESS && !tool_name.empty()) {
+    auto tool = s.tools.find(tool_name);
     if (tool != s.tools.end() && tool->second.output_schema && f.result_found) {
       a.schema_checked = true;
       Classification& c = *records.front();
@@ -341,7 +350,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
         } else if (*checked) {
           mismatch = std::move(**checked);
           mismatch->message = fmt::format("structuredContent does not match the outputSchema of tool \"{}\" ({}): {}",
-                                          f.tool_name, tool->second.source, mismatch->message);
+                                          tool_name, tool->second.source, mismatch->message);
         }
       }
       if (mismatch) {
@@ -357,7 +366,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
 
   // Replays: the same method and params as an earlier request that failed.
   if (is_request && !method.empty()) {
-    const std::uint64_t rkey = json::hash_bytes(method, f.params_hash);
+    const std::uint64_t rkey = json::hash_bytes(method, params_hash);
     State::Attempt* prev = s.attempts.find(rkey);
     if (prev && prev->failed) {
       Replay r;
@@ -366,12 +375,12 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
       r.after = prev->outcome;
       r.same_id = prev->id == id_hash;
       if (method == "tools/call") {
-        auto tool = s.tools.find(f.tool_name);
+        auto tool = s.tools.find(tool_name);
         if (tool == s.tools.end()) {
           r.safety = ReplaySafety::unknown;
           r.decided_by = s.tools.empty() ? "no tools/list result earlier in the capture"
                                          : fmt::format("no tools/list result earlier in the capture defines tool \"{}\"",
-                                                       f.tool_name);
+                                                       tool_name);
         } else {
           const ToolDefinition& t = tool->second;
           if (t.read_only_hint == true) {

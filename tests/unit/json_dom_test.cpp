@@ -1,21 +1,23 @@
-// Unit tests for src/json: canonical hashing of JSON values and the bounded reuse of parsers.
+// Unit tests for src/json: views of parsed values, parse errors, canonical hashing, duplicate
+// member names, and the bounded reuse of parsers.
 #include <gtest/gtest.h>
 
-#include <simdjson.h>
-
 #include <string>
+#include <vector>
 
 #include "json/dom.hpp"
 
 namespace {
 
 using namespace mcptriage;
+using json::Type;
+using json::View;
 
 std::uint64_t hash_of(const std::string& text, bool skip_meta = false) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element e;
-  EXPECT_EQ(parser.parse(text).get(e), simdjson::SUCCESS) << text;
-  return json::canonical_hash(e, skip_meta);
+  json::Parser parser;
+  auto e = parser.parse(text);
+  EXPECT_TRUE(e) << text;
+  return e ? json::canonical_hash(*e, skip_meta) : 0;
 }
 
 TEST(JsonCanonicalHash, MemberOrderAndWhiteSpaceDoNotCount) {
@@ -37,18 +39,129 @@ TEST(JsonCanonicalHash, MetaIsLeftOutAtTheTopOnly) {
   EXPECT_EQ(hash_of(R"({"a":1,"_meta":{"progressToken":"p1"}})", true), hash_of(R"({"a":1})", true));
   EXPECT_NE(hash_of(R"({"a":{"_meta":1}})", true), hash_of(R"({"a":{}})", true));
   EXPECT_NE(hash_of(R"({"a":1,"_meta":{}})", false), hash_of(R"({"a":1})", false));
+  EXPECT_EQ(json::canonical_hash(View()), hash_of("null")) << "a View of no document is a null";
+}
+
+TEST(JsonView, TypesAndAccessors) {
+  json::Parser parser;
+  auto root = parser.parse(
+      R"({"i":-3,"u":18446744073709551615,"f":1.5,"e":1e2,"s":"a\"b","t":true,"n":null,"a":[1,"x",{}],"o":{"k":1}})");
+  ASSERT_TRUE(root);
+  ASSERT_TRUE(root->is_object());
+  EXPECT_EQ(root->size(), 9u);
+  EXPECT_EQ(root->get("i")->type(), Type::int64);
+  EXPECT_EQ(root->get("i")->int64(), -3);
+  EXPECT_EQ(root->get("i")->uint64(), std::nullopt) << "a negative integer is no uint64";
+  EXPECT_EQ(root->get("u")->type(), Type::uint64);
+  EXPECT_EQ(root->get("u")->int64(), std::nullopt) << "past 2^63-1";
+  EXPECT_EQ(root->get("u")->uint64(), 18446744073709551615ull);
+  EXPECT_EQ(root->get("f")->type(), Type::float64);
+  EXPECT_EQ(root->get("f")->int64(), std::nullopt) << "a fraction is no integer";
+  EXPECT_EQ(root->get("f")->number(), 1.5);
+  EXPECT_EQ(root->get("e")->type(), Type::float64) << "an exponent reads as a double";
+  EXPECT_EQ(root->get("i")->number(), -3.0);
+  EXPECT_EQ(root->string_at("s"), "a\"b");
+  EXPECT_EQ(root->string_at("i"), std::nullopt);
+  EXPECT_EQ(root->bool_at("t"), true);
+  EXPECT_EQ(root->bool_at("n"), std::nullopt);
+  EXPECT_TRUE(root->get("n")->is_null());
+  EXPECT_EQ(root->get("missing"), std::nullopt);
+  EXPECT_EQ(root->get("a")->size(), 3u);
+  EXPECT_EQ(root->get("a")->at(1)->string(), "x");
+  EXPECT_EQ(root->get("a")->at(3), std::nullopt);
+  EXPECT_EQ(root->get("a")->get("k"), std::nullopt) << "an array has no members";
+  EXPECT_EQ(root->get("o")->get("k")->int64(), 1);
+  const View nothing;
+  EXPECT_TRUE(nothing.is_null());
+  EXPECT_EQ(nothing.size(), 0u);
+  EXPECT_EQ(nothing.get("k"), std::nullopt);
+  EXPECT_EQ(nothing.items().begin(), nothing.items().end());
+  EXPECT_EQ(json::minified(nothing), "null");
+}
+
+TEST(JsonView, IterationKeepsOrderAndRepeatedNames) {
+  json::Parser parser;
+  auto root = parser.parse(R"({"b":[1,[2,3],{"x":4}],"a":1,"b":2,"c":{}})");
+  ASSERT_TRUE(root);
+  std::vector<std::string> keys;
+  for (auto [key, value] : root->members()) keys.push_back(std::string(key) + "=" + json::minified(value));
+  EXPECT_EQ(keys, (std::vector<std::string>{"b=[1,[2,3],{\"x\":4}]", "a=1", "b=2", "c={}"}));
+  EXPECT_EQ(json::minified(*root->get("b")), "[1,[2,3],{\"x\":4}]") << "the first of a repeated name wins";
+  std::vector<std::string> items;
+  for (View item : root->get("b")->items()) items.push_back(json::minified(item));
+  EXPECT_EQ(items, (std::vector<std::string>{"1", "[2,3]", "{\"x\":4}"}));
+  std::size_t n = 0;
+  for (View item : root->get("c")->items()) n += item.size();  // an object has no items
+  for (auto member : root->get("c")->members()) n += member.value.size();
+  auto empty = parser.parse("[]");
+  for (View item : empty->items()) n += item.size() + 1;
+  EXPECT_EQ(n, 0u);
+}
+
+TEST(JsonView, MinifiedTextEscapesAsJsonRequires) {
+  json::Parser parser;
+  auto root = parser.parse("{ \"k\" : [ \"a\\nb\\u0001\\\"\\\\\\/\" , 1.0 , -0 , 1e2 ] }");
+  ASSERT_TRUE(root);
+  EXPECT_EQ(json::minified(*root), R"({"k":["a\nb\u0001\"\\/",1.0,0,100.0]})");
+}
+
+TEST(JsonParse, FaultsNameWhatIsWrong) {
+  json::Parser parser;
+  auto fault = [&](std::string_view text) { return parser.parse(text).error().fault; };
+  EXPECT_EQ(fault("  "), json::ParseFault::empty);
+  EXPECT_EQ(fault("\"\xff\""), json::ParseFault::utf8);
+  EXPECT_EQ(fault(std::string(json::kMaxDepth + 1, '[') + std::string(json::kMaxDepth + 1, ']')),
+            json::ParseFault::too_deep);
+  EXPECT_EQ(fault("{\"a\":[1,2"), json::ParseFault::cut_short);
+  EXPECT_EQ(fault("{\"a\":tru}"), json::ParseFault::syntax);
+  EXPECT_FALSE(parser.parse("{} {}").error().message.empty());
+  EXPECT_TRUE(json::is_one_value(" {\"a\":1}\n"));
+  EXPECT_FALSE(json::is_one_value("{\"a\":1} x"));
+}
+
+TEST(JsonParse, TrailingDataIsFoundAfterACompleteValue) {
+  EXPECT_EQ(json::trailing_data_at(R"({"a":1}{"b":2})"), 7u);
+  EXPECT_EQ(json::trailing_data_at("[1] garbage"), 4u);
+  EXPECT_EQ(json::trailing_data_at(R"({"a":1)"), std::nullopt) << "no complete value";
+  EXPECT_EQ(json::trailing_data_at(R"({"a":1})"), std::nullopt) << "nothing after it";
+}
+
+TEST(JsonDuplicates, ThePointerOfTheFirstRepeatedName) {
+  json::Parser parser;
+  auto at = [&](std::string_view text, std::string_view prefix = "") {
+    auto root = parser.parse(text);
+    EXPECT_TRUE(root) << text;
+    return json::first_duplicate_member(*root, prefix);
+  };
+  EXPECT_EQ(at(R"({"a":1,"b":2})"), std::nullopt);
+  EXPECT_EQ(at(R"({"a":1,"a":2})"), "/a");
+  EXPECT_EQ(at(R"({"result":{"content":[{"type":"text"},{"type":"a","type":"b"}]}})", "/3"),
+            "/3/result/content/1/type");
+  EXPECT_EQ(at(R"({"a/b":{"~":1,"~":2}})"), "/a~1b/~0") << "RFC 6901 escapes";
+  std::string wide = "{";
+  for (int i = 0; i < 40; ++i) wide += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+  EXPECT_EQ(at(wide + "\"k33\":0}"), "/k33") << "past the linear search of the first 16 names";
+  EXPECT_EQ(at("[1,2]"), std::nullopt);
+  EXPECT_EQ(json::pointer_escape("a/~b"), "a~1~0b");
 }
 
 TEST(JsonParse, ALargeDocumentsBuffersAreGivenBack) {
-  simdjson::dom::parser parser;
+  json::Parser parser;
   std::string big = "[\"" + std::string(2 * json::kKeptParserCapacity, 'x') + "\"]";
-  simdjson::dom::element e;
-  ASSERT_EQ(json::parse(parser, big).get(e), simdjson::SUCCESS);
+  ASSERT_TRUE(parser.parse(big));
   EXPECT_GT(parser.capacity(), json::kKeptParserCapacity);
-  ASSERT_EQ(json::parse(parser, R"({"a":1})").get(e), simdjson::SUCCESS);
+  auto e = parser.parse(R"({"a":1})");
+  ASSERT_TRUE(e);
   EXPECT_LE(parser.capacity(), json::kKeptParserCapacity);
-  EXPECT_EQ(json::string_member(e, "a"), std::nullopt) << "1 is no string";
-  EXPECT_EQ(int64_t(*json::member(e, "a")), 1);
+  EXPECT_EQ(e->string_at("a"), std::nullopt) << "1 is no string";
+  EXPECT_EQ(e->get("a")->int64(), 1);
+}
+
+TEST(JsonUtf8, ValidationFollowsRfc3629) {
+  EXPECT_TRUE(json::valid_utf8("plain \xc3\xa9 \xf0\x9f\x98\x80"));
+  EXPECT_FALSE(json::valid_utf8("\xc0\xaf")) << "overlong";
+  EXPECT_FALSE(json::valid_utf8("\xed\xa0\x80")) << "a surrogate";
+  EXPECT_FALSE(json::valid_utf8("\xf4\x90\x80\x80")) << "past U+10FFFF";
 }
 
 }  // namespace
@@ -59,21 +172,20 @@ TEST(JsonParse, InPlaceReadsOnlyTheTextWhateverFollowsIt) {
   const std::string block = std::string("123\n") + "{\"a\":tru\n" + "[1,2]456\n" + "\"s\"x\n" + "null" +
                             std::string(json::kPadding, 'z');
   auto line = [&](std::size_t from, std::size_t n) { return std::string_view(block).substr(from, n); };
-  simdjson::dom::parser parser;
-  simdjson::dom::element e;
-  std::int64_t n = 0;
-  ASSERT_EQ(json::parse(parser, line(0, 3), true).get(e), simdjson::SUCCESS);
-  ASSERT_EQ(e.get(n), simdjson::SUCCESS);
-  EXPECT_EQ(n, 123);
-  EXPECT_NE(json::parse(parser, line(4, 8), true).get(e), simdjson::SUCCESS) << "{\"a\":tru is cut, not true";
-  ASSERT_EQ(json::parse(parser, line(13, 5), true).get(e), simdjson::SUCCESS);
-  EXPECT_EQ(simdjson::to_string(e), "[1,2]");
-  std::string_view s;
-  ASSERT_EQ(json::parse(parser, line(22, 3), true).get(e), simdjson::SUCCESS);
-  ASSERT_EQ(e.get(s), simdjson::SUCCESS);
-  EXPECT_EQ(s, "s");
-  ASSERT_EQ(json::parse(parser, line(27, 4), true).get(e), simdjson::SUCCESS);
-  EXPECT_TRUE(e.is_null());
+  json::Parser parser;
+  auto e = parser.parse(line(0, 3), true);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->int64(), 123);
+  EXPECT_FALSE(parser.parse(line(4, 8), true)) << "{\"a\":tru is cut, not true";
+  e = parser.parse(line(13, 5), true);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(json::minified(*e), "[1,2]");
+  e = parser.parse(line(22, 3), true);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->string(), "s");
+  e = parser.parse(line(27, 4), true);
+  ASSERT_TRUE(e);
+  EXPECT_TRUE(e->is_null());
 }
 
 TEST(JsonParse, PaddedCopyIsReadInPlaceAndParsesAlike) {
@@ -81,11 +193,11 @@ TEST(JsonParse, PaddedCopyIsReadInPlaceAndParsesAlike) {
   const std::string copy = json::padded_copy(text);
   EXPECT_EQ(copy, text);
   EXPECT_GE(copy.capacity() - copy.size(), json::kPadding);
-  simdjson::dom::parser a;
-  simdjson::dom::parser b;
-  simdjson::dom::element ea;
-  simdjson::dom::element eb;
-  ASSERT_EQ(json::parse_string(a, copy).get(ea), simdjson::SUCCESS);
-  ASSERT_EQ(json::parse(b, text).get(eb), simdjson::SUCCESS);
-  EXPECT_EQ(simdjson::to_string(ea), simdjson::to_string(eb));
+  json::Parser a;
+  json::Parser b;
+  auto ea = a.parse_string(copy);
+  auto eb = b.parse(text);
+  ASSERT_TRUE(ea);
+  ASSERT_TRUE(eb);
+  EXPECT_EQ(json::minified(*ea), json::minified(*eb));
 }

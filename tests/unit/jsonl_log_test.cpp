@@ -107,14 +107,14 @@ TEST(JsonLinesIssueShape, OneLinePerExchangeWithRawBodyAndRequest) {
   ASSERT_TRUE(exs[0].request);
   // A request logged as a JSON value is kept as what the classifier reads of it, not as text.
   EXPECT_FALSE(exs[0].request->body);
-  ASSERT_TRUE(exs[0].request->summary);
-  const mcptriage::RequestSummary& sent = *exs[0].request->summary;
-  EXPECT_EQ(sent.shape, mcptriage::RequestSummary::Shape::object);
+  ASSERT_TRUE(exs[0].request->info);
+  const mcptriage::RequestInfo& sent = *exs[0].request->info;
+  EXPECT_EQ(sent.shape, mcptriage::RequestInfo::Shape::message);
   EXPECT_EQ(sent.method, "tools/call");
   ASSERT_TRUE(sent.id);
   EXPECT_EQ(sent.id->kind, mcptriage::JsonRpcId::Kind::integer);
   EXPECT_EQ(sent.id->text, "7");
-  EXPECT_EQ(sent.id_json, "7");
+  EXPECT_FALSE(sent.notification);
   EXPECT_EQ(sent.tool_name, "x");
   EXPECT_TRUE(sent.has_params);
   EXPECT_EQ(exs[0].response.status, 200);

@@ -223,6 +223,20 @@ TEST(SessionPairing, LateAnswerInALogClearsNeverAnswered) {
   EXPECT_TRUE(run.analysis.entries[1].findings.empty());
 }
 
+TEST(SessionPairing, AStringIdWithAControlCharacterIsPairedLikeAnyOther) {
+  // The request's id and the reply's id are keyed by one text (JsonRpcId::to_json): "a\nb" was
+  // keyed as minified JSON on the request side and as to_json() on the reply side, so it never paired.
+  Exchange request_only = post(R"({"jsonrpc":"2.0","id":"a\nb","method":"tools/list"})", 0, "", "s1", "");
+  request_only.response.body_state = BodyState::not_captured;
+  Exchange answer;
+  answer.source = "log#3";
+  answer.response.headers.push_back({"Content-Type", "application/json"});
+  answer.response.body = R"({"jsonrpc":"2.0","id":"a\nb","result":{"tools":[]}})";
+  auto run = analyze({request_only, answer});
+  EXPECT_TRUE(run.analysis.summary.never_answered.empty());
+  EXPECT_TRUE(run.analysis.entries[1].findings.empty());
+}
+
 TEST(SessionReplay, ParamsCompareAsCanonicalJson) {
   auto run = analyze({post(call(3, "x", R"({"a":1,"b":[1,{"c":"d","e":null}]})"), 503, "", "s1", "text/plain"),
                       post(call(4, "x", R"({"b":[1,{"e":null,"c":"d"}],"a":1})", "p2"), 503, "", "s1", "text/plain"),
@@ -237,16 +251,19 @@ TEST(SessionReplay, ParamsCompareAsCanonicalJson) {
   EXPECT_FALSE(e[4].replay) << "\"1\" is not 1";
 }
 
-/// Facts of a captured request `id` (JSON text) with no session id.
+/// Facts of a captured tools/call request with the integer id `id` (its digits) and no session id.
 SessionFacts request_facts(const std::string& id, int status) {
   SessionFacts f;
   f.http_method = "POST";
   f.http_status = status;
-  f.request_captured = true;
-  f.request_id = id;
-  f.method = "tools/call";
-  f.tool_name = "x";
-  f.params_hash = 7;
+  RequestInfo r;
+  r.shape = RequestInfo::Shape::message;
+  r.id = JsonRpcId{JsonRpcId::Kind::integer, id};
+  r.method = "tools/call";
+  r.tool_name = "x";
+  r.has_params = true;
+  r.params_hash = 7;
+  f.request = std::move(r);
   return f;
 }
 
@@ -277,7 +294,7 @@ TEST(SessionWindow, OldRequestsAreForgottenAndReportedNeverAnswered) {
   add(request_facts("1", 0), record(Outcome::NOT_CAPTURED, std::nullopt), "log#1");
   for (std::size_t i = 1; i < n; ++i) {
     SessionFacts f = request_facts(std::to_string(i + 1), 200);
-    f.params_hash = 1000 + i;
+    f.request->params_hash = 1000 + i;
     add(f, record(Outcome::TOOL_SUCCESS, static_cast<int>(i + 1)), "log#" + std::to_string(i + 1));
   }
   SessionAnnotation reuse = add(request_facts("1", 503), record(Outcome::HTTP_ERROR, std::nullopt), "log#reuse");
@@ -303,7 +320,7 @@ TEST(SessionWindow, AReplyToAForgottenRequestIsNotCalledUnknown) {
   add(request_facts("1", 0), record(Outcome::NOT_CAPTURED, std::nullopt), "log#1");
   for (std::size_t i = 1; i < SessionTracker::kWindow + 10; ++i) {
     SessionFacts f = request_facts(std::to_string(i + 1), 200);
-    f.params_hash = 1000 + i;
+    f.request->params_hash = 1000 + i;
     add(f, record(Outcome::TOOL_SUCCESS, static_cast<int>(i + 1)), "log#" + std::to_string(i + 1));
   }
   SessionFacts reply;
@@ -324,7 +341,7 @@ TEST(SessionWindow, RecentPairingIsExactNearTheWindowEdge) {
   };
   for (std::size_t i = 0; i < SessionTracker::kWindow - 1; ++i) {
     SessionFacts f = request_facts(std::to_string(i + 1), 200);
-    f.params_hash = 1000 + i;
+    f.request->params_hash = 1000 + i;
     add(f, record(Outcome::TOOL_SUCCESS, static_cast<int>(i + 1)), "log#" + std::to_string(i + 1));
   }
   // Entry kWindow - 1 still sees entry 0: id 1 reused is found, with the first use's source.
