@@ -4,6 +4,7 @@
 #include <expected>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,19 @@ std::expected<Manifest, std::string> parse_manifest(std::string_view text);
 
 /// Parses a comma-separated outcome list (`--expect`, `--fail-on`). Error names the bad word.
 std::expected<std::vector<Outcome>, std::string> parse_outcome_list(const std::vector<std::string>& words);
+
+/// One record measured against the run's expectations.
+struct Check {
+  bool has_expectation = false;  ///< some expectation or --fail-on applied
+  bool passed = true;
+  std::string failure;           ///< why it failed: "SOURCE is OUTCOME (reason, layer L), expected A or B"
+};
+
+/// Checks the classification `c` of the record named `source` against `expect` (the record's
+/// manifest line, or `--expect`; null for none) and `--fail-on`'s outcomes; a --fail-on match
+/// is the failure named when both break.
+Check check_expectations(std::string_view source, const Classification& c, const Expectation* expect,
+                         std::span<const Outcome> fail_on);
 
 /// The verdict on one record, for reports.
 struct CaseResult {
