@@ -9,43 +9,30 @@
 #include <vector>
 
 #include "mcptriage/classify.hpp"
+#include "mcptriage/record.hpp"
 
 namespace mcptriage {
-
-struct SessionFacts;  // mcptriage/session.hpp
-
-/// One output row: where it came from plus the verdict.
-struct Record {
-  std::string source;  ///< "file#N" (and "[i]" for batch elements)
-  CaptureFormat format = CaptureFormat::curl_i;  ///< detected capture format
-  Classification c;
-  /// What the session analysis needs of the record's exchange (src/session, set by the CLI;
-  /// shared by the records of one batch reply). When `facts->skipped` is set the record stands
-  /// for a skipped entry and `c` means nothing. Null: no session analysis.
-  std::shared_ptr<const SessionFacts> facts = nullptr;
-  /// append_jsonl_tail(*this) rendered where the record was made (a worker thread, for JSON
-  /// Lines output), or empty. Stale once `c` changes (the outputSchema check).
-  std::string jsonl_tail = {};
-};
 
 /// JSON Lines schema version written in every record as `schema` (docs/output.md).
 inline constexpr int kSchemaVersion = 1;
 
-/// One JSON object, no newline. Schema: docs/output.md. Strings are escaped per RFC 8259;
+/// One JSON object, no newline, for a record of the input named `input` (its `source` is
+/// source_text(input, r.source)). Schema: docs/output.md. Strings are escaped per RFC 8259;
 /// a string field holding bytes that are not UTF-8 shows them as U+FFFD and carries them
 /// losslessly in a sibling `<field>_bytes` (base64); secrets are redacted (see redact()).
-std::string render_jsonl(const Record& r);
-/// Appends render_jsonl(r) to `out`.
-void append_jsonl(std::string& out, const Record& r);
-/// render_jsonl(r) in two parts: the head `{"schema":1,"source":...,"format":...,` (what a JSON
-/// Lines log read in blocks renumbers) and the rest, from `"outcome"` to the closing brace
-/// (what a worker thread renders ahead: Record::jsonl_tail).
-void append_jsonl_head(std::string& out, const Record& r);
+std::string render_jsonl(const Record& r, std::string_view input);
+/// Appends render_jsonl(r, input) to `out`.
+void append_jsonl(std::string& out, const Record& r, std::string_view input);
+/// render_jsonl(r, input) in two parts: the head `{"schema":1,"source":...,"format":...,` (what
+/// a JSON Lines log read in blocks renumbers) and the rest, from `"outcome"` to the closing
+/// brace (what a worker thread renders ahead: Record::jsonl_tail).
+void append_jsonl_head(std::string& out, const Record& r, std::string_view input);
 void append_jsonl_tail(std::string& out, const Record& r);
 
-/// Aligned table (header + one row per record, then an indented detail line each).
-/// `color` adds ANSI colours to the outcome column. Untrusted text is escaped (escape_terminal).
-std::string render_table(const std::vector<Record>& records, bool color);
+/// Aligned table (header + one row per record, then an indented detail line each), for records
+/// of the input named `input`. `color` adds ANSI colours to the outcome column. Untrusted text
+/// is escaped (escape_terminal).
+std::string render_table(const std::vector<Record>& records, std::string_view input, bool color);
 
 /// One record's row of the table, its cells already redacted and escaped: what the table view
 /// keeps of each record until the column widths are known (a few hundred bytes, not the record).
@@ -56,7 +43,7 @@ struct TableRow {
   std::string detail;                       ///< the indented detail line
   std::string retry;                        ///< the indented retry line ("" when the advice is none)
 };
-TableRow table_row(const Record& r);
+TableRow table_row(const Record& r, std::string_view input);
 /// render_table over rows made by table_row().
 std::string render_table(const std::vector<TableRow>& rows, bool color);
 

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "mcptriage/classify.hpp"
 #include "mcptriage/render.hpp"
 
 namespace mcptriage {
@@ -51,7 +52,8 @@ Check check_expectations(std::string_view source, const Classification& c, const
 
 /// The verdict on one record, for reports.
 struct CaseResult {
-  Record record;
+  std::string source;                ///< the record's source text ("name#N")
+  Classification c;                  ///< its verdict
   std::string input;                 ///< the input the record came from (JUnit testsuite)
   bool has_expectation = false;
   bool passed = true;

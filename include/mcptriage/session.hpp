@@ -26,7 +26,8 @@ struct ToolDefinition {
   std::optional<bool> destructive_hint;  ///< `annotations.destructiveHint`
   std::optional<bool> idempotent_hint;   ///< `annotations.idempotentHint`
   std::optional<std::string> output_schema;  ///< `outputSchema` as JSON text, when an object
-  std::string source;                    ///< record source of the tools/list that defined it
+  std::string source;                    ///< the tools/list exchange that defined it ("name#N"):
+                                         ///< set by SessionTracker::add, which knows the numbering
 };
 
 /// What the session analysis needs of one exchange, extracted where the exchange is at hand
@@ -147,18 +148,19 @@ class SessionTracker {
   static constexpr std::size_t kWindow = 16384;   ///< entries looked back at for pairing and replays
   static constexpr std::size_t kMaxTools = 4096;  ///< tool definitions remembered (the latest per name)
 
-  /// `now_unix_seconds` is used for the retry advice of records the schema check rewrites.
-  explicit SessionTracker(long long now_unix_seconds);
+  /// `now_unix_seconds` is used for the retry advice of records the schema check rewrites;
+  /// `input_name` names the capture in the sources that details and the summary cite.
+  SessionTracker(long long now_unix_seconds, std::string input_name);
   ~SessionTracker();
   SessionTracker(SessionTracker&&) noexcept;
   SessionTracker& operator=(SessionTracker&&) noexcept;
 
-  /// One entry: its facts, and its records (`sources[k]` is the source of `records[k]`).
+  /// One entry: its facts, and its records; `exchange` is where the entry is (its element
+  /// unset): `records[k]` is element k of it when there are several.
   /// A tools/call TOOL_SUCCESS whose structuredContent does not match the tool's outputSchema
   /// (from an earlier tools/list in the capture) is rewritten in place to INVALID_TOOL_RESULT,
   /// reason `structured_content_schema_mismatch`, with the pointer of the fault.
-  SessionAnnotation add(const SessionFacts& facts, const std::vector<Classification*>& records,
-                        const std::vector<std::string_view>& sources);
+  SessionAnnotation add(const SessionFacts& facts, const std::vector<Classification*>& records, SourceRef exchange);
 
   SessionSummary summary() const;
 
@@ -166,15 +168,6 @@ class SessionTracker {
   struct State;
   std::unique_ptr<State> state_;
 };
-
-/// The whole analysis of one capture at once: `results[i]` are the records of `exchanges[i]`
-/// (empty for skipped entries); they may be rewritten as SessionTracker::add says.
-struct SessionAnalysis {
-  std::vector<SessionAnnotation> entries;  ///< one per exchange
-  SessionSummary summary;
-};
-SessionAnalysis analyze_session(const std::vector<Exchange>& exchanges,
-                                std::vector<std::vector<Classification>>& results, long long now_unix_seconds);
 
 // ---------------------------------------------------------------------------------------------
 // outputSchema checks

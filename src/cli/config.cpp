@@ -7,7 +7,7 @@
 #include <ctime>
 #include <filesystem>
 
-#include "cli/read_limited.hpp"
+#include "io/read_limited.hpp"
 #include "mcptriage/render.hpp"
 
 namespace mcptriage::cli {
@@ -27,7 +27,7 @@ bool set(const std::optional<std::string>& v) { return v && !v->empty(); }
 
 /// A file a flag names, read whole (up to the default --max-input).
 std::expected<std::string, std::string> read_named_file(const std::string& path) {
-  auto data = read_file_limited(path, kDefaultMaxInput);
+  auto data = io::read_file_limited(path, kDefaultMaxInput);
   if (!data) return std::unexpected(std::move(data.error().message));
   return std::move(*data);
 }

@@ -8,16 +8,13 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <unordered_set>
 
-#include "cli/body_pairing.hpp"
 #include "cli/options.hpp"
-#include "cli/pipeline.hpp"
-#include "cli/read_limited.hpp"
 #include "cli/session_output.hpp"
+#include "io/inputs.hpp"
+#include "io/pipeline.hpp"
 #include "mcptriage/capture.hpp"
 #include "mcptriage/classify.hpp"
 #include "mcptriage/render.hpp"
@@ -27,41 +24,19 @@ namespace mcptriage::cli {
 
 namespace {
 
-namespace fs = std::filesystem;
-
-struct Input {
-  std::string name;     ///< display name
-  std::string path;     ///< "" for stdin
-  std::optional<Expectation> expectation;  ///< from the manifest
-  std::string body_path = {};  ///< curl -v: the body saved apart (`--body`, or X-stdout.txt beside X-stderr.txt)
-  /// For a file found by a folder walk: its request sidecar (sidecar_for) as the walk saw it,
-  /// "" for none, so that a folder of many files costs no extra file-system lookup per file.
-  std::optional<std::string> walked_sidecar = std::nullopt;
+/// Input errors and walk notes on standard error, as they are found; the failures kept for
+/// the reports and the exit code.
+class StderrReport final : public io::InputReport {
+ public:
+  void input_error(std::string_view name, std::string_view why) override {
+    std::cerr << "mcptriage: error: " << escape_terminal(redact(name)) << ": " << escape_terminal(redact(why)) << "\n";
+    failures.push_back({std::string(name), std::string(why)});
+  }
+  void skipped(std::string_view path, std::string_view why) override {
+    std::cerr << "mcptriage: note: skipped " << escape_terminal(path) << " (" << why << ")\n";
+  }
+  std::vector<InputFailure> failures;
 };
-
-/// A whole file, or stdin for "", read with a size limit (`--max-input`; src/cli/read_limited.hpp).
-std::expected<std::string, std::string> read_file(const std::string& path, std::size_t limit = kDefaultMaxInput) {
-  auto data = path.empty() ? read_fd_limited(STDIN_FILENO, limit) : read_file_limited(path, limit);
-  if (!data) return std::unexpected(std::move(data.error().message));
-  return std::move(*data);
-}
-
-bool is_request_sidecar(const fs::path& p) { return p.filename().string().ends_with(".request.json"); }
-
-/// Files inside a folder that are not captures: documentation and manifests (docs/formats.md).
-bool is_not_capture(const fs::path& p) {
-  const std::string ext = p.extension().string();
-  return ext == ".md" || ext == ".manifest";
-}
-
-/// `X.request.json` beside capture `X.<ext>` gives that capture's request (docs/formats.md).
-std::optional<fs::path> sidecar_for(const fs::path& p) {
-  fs::path side = p;
-  side.replace_extension(".request.json");
-  std::error_code ec;
-  if (side != p && fs::is_regular_file(side, ec)) return side;
-  return std::nullopt;
-}
 
 }  // namespace
 
@@ -101,127 +76,21 @@ ExitCode run(const Config& config, const Env&) {
   const ContextFlags& flags = config.flags;
   const std::optional<Expectation>& global_expect = config.expect;
 
-  // Collect inputs: files, folders (recursive, sorted), stdin.
-  std::vector<Input> inputs;
+  // Collect inputs: files, folders (recursive, sorted), stdin; then the manifest's captures.
+  StderrReport report;
   ExitCode exit_code = ExitCode::ok;
-  std::vector<InputFailure> early_failures;
-  auto input_error = [&](std::string_view name, std::string_view why) {
-    std::cerr << "mcptriage: error: " << escape_terminal(redact(name)) << ": " << escape_terminal(redact(why)) << "\n";
-    early_failures.push_back({std::string(name), std::string(why)});
-    exit_code = ExitCode::input_error;
-  };
-  for (const auto& arg : config.inputs) {
-    if (arg == "-") {
-      inputs.push_back({"stdin", "", std::nullopt});
-      continue;
-    }
-    std::error_code ec;
-    fs::file_status st = fs::status(arg, ec);
-    if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory) {
-      input_error(arg, ec.message());  // "Permission denied", not "no such file"
-      continue;
-    }
-    if (ec || !fs::exists(st)) {
-      input_error(arg, "no such file or folder");
-      continue;
-    }
-    if (fs::is_directory(st)) {
-      std::vector<std::string> files;
-      std::unordered_set<std::string> sidecars;  // the request sidecars the walk found
-      std::vector<std::pair<std::string, const char*>> skipped;  // (path, why): noted after the walk
-      // Folder by folder, so that a folder that cannot be read is an input error of its own (exit
-      // 3) and the walk goes on; recursive_directory_iterator could only skip it silently or
-      // stop. Symbolic links to folders are not followed (as that iterator's default).
-      std::vector<fs::path> folders{fs::path(arg)};
-      bool walk_failed = false;  // reported already: no "holds no capture files" besides
-      while (!folders.empty()) {
-        const fs::path folder = std::move(folders.back());
-        folders.pop_back();
-        fs::directory_iterator it(folder, ec), end;
-        if (ec) {
-          input_error(folder.string(), ec.message());
-          walk_failed = true;
-          continue;
-        }
-        for (; it != end; it.increment(ec)) {
-          if (ec) {
-            input_error(folder.string(), ec.message());
-            walk_failed = true;
-            break;
-          }
-          std::error_code fec;
-          // Hidden files and folders (".git", ".gitattributes", ".DS_Store") are version control
-          // and desktop files, not captures, as in other tools that walk folders: a note each,
-          // and a hidden folder is not entered. A hidden path given as an argument is read.
-          if (const std::string name = it->path().filename().string(); name.starts_with('.')) {
-            skipped.emplace_back(it->path().string(), it->is_directory(fec) ? "hidden folder" : "hidden file");
-            continue;
-          }
-          if (it->is_directory(fec) && !it->is_symlink(fec)) {
-            folders.push_back(it->path());
-            continue;
-          }
-          if (!it->is_regular_file(fec)) continue;
-          if (is_request_sidecar(it->path())) {
-            sidecars.insert(it->path().string());
-            continue;
-          }
-          if (is_not_capture(it->path())) {
-            skipped.emplace_back(it->path().string(), "documentation or manifest, not a capture");
-            continue;
-          }
-          files.push_back(it->path().string());
-        }
-      }
-      // In the order of fs::path's comparison (component by component: "a/b" before "a-b"),
-      // compared as strings with the separator lowest: path::compare splits both paths into
-      // components at every call, 14% of the run for a folder of 2,000 captures.
-      auto path_less = [](const std::string& x, const std::string& y) {
-        const std::size_t n = std::min(x.size(), y.size());
-        const std::size_t at = static_cast<std::size_t>(std::mismatch(x.begin(), x.begin() + n, y.begin()).first - x.begin());
-        if (at == n) return x.size() < y.size();
-        auto key = [](char ch) { return ch == '/' ? 0 : static_cast<int>(static_cast<unsigned char>(ch)) + 1; };
-        return key(x[at]) < key(y[at]);
-      };
-      std::sort(files.begin(), files.end(), path_less);
-      // The notes in the same order (directory order differs between file systems).
-      std::sort(skipped.begin(), skipped.end(), [&](const auto& x, const auto& y) { return path_less(x.first, y.first); });
-      for (const auto& [path, why] : skipped) {
-        std::cerr << "mcptriage: note: skipped " << escape_terminal(path) << " (" << why << ")\n";
-      }
-      if (files.empty() && !walk_failed) input_error(arg, "folder holds no capture files");
-      for (auto& f : files) {
-        std::string side_name;
-        if (!sidecars.empty()) {
-          fs::path side = f;
-          side.replace_extension(".request.json");
-          if (side.string() != f && sidecars.contains(side.string())) side_name = side.string();
-        }
-        inputs.push_back({f, f, std::nullopt, "", std::move(side_name)});
-      }
-      continue;
-    }
-    inputs.push_back({arg, arg, std::nullopt});
+  std::vector<io::Input> inputs = io::collect_inputs(config.inputs, report);
+  for (std::size_t k = 0; k < config.manifest.size(); ++k) {
+    inputs.push_back(io::Input{config.manifest[k].path, config.manifest[k].path, "", std::nullopt, k});
   }
-
-  for (const ManifestEntry& m : config.manifest) inputs.push_back({m.path, m.path, m.expectation});
   // curl -v keeps headers and body apart: X-stderr.txt reads its body from X-stdout.txt (or
   // --body FILE), and that body file is then no capture of its own (docs/formats.md).
   if (!config.body_file.empty() && inputs.size() != 1) {
     std::cerr << "mcptriage: error: --body goes with exactly one capture (" << inputs.size() << " given)\n";
     return ExitCode::usage;
   }
-  std::unordered_set<std::string> body_files;
-  for (Input& in : inputs) {
-    if (!config.body_file.empty()) in.body_path = config.body_file;
-    else if (!in.path.empty()) in.body_path = paired_body_path(in.path).value_or("");
-    if (!in.body_path.empty()) body_files.insert(fs::path(in.body_path).lexically_normal().string());
-  }
-  if (!body_files.empty()) {
-    std::erase_if(inputs, [&](const Input& in) {
-      return !in.path.empty() && body_files.count(fs::path(in.path).lexically_normal().string()) > 0;
-    });
-  }
+  io::pair_bodies(inputs, config.body_file);
+  auto input_error = [&](std::string_view name, std::string_view why) { report.input_error(name, why); };
 
   // The table's rows, printed a page at a time (bounded memory on logs of any size): columns are
   // as wide as the widest cell so far (docs/output.md).
@@ -230,7 +99,6 @@ ExitCode run(const Config& config, const Env&) {
   TableWidths table_widths = table_header_widths();
   bool table_started = false;
   std::vector<CaseResult> results_for_reports;
-  std::vector<InputFailure> input_failures;
   const bool want_reports = !config.report_junit.empty() || !config.report_tap.empty();
   Tally tally;
   const bool show_progress = config.progress.shown(inputs.size());
@@ -247,46 +115,23 @@ ExitCode run(const Config& config, const Env&) {
       out_buffer.clear();
     }
   };
-  // Reading, recognising and classifying run on --jobs threads (src/cli/pipeline.hpp); the
+  // Reading, recognising and classifying run on --jobs threads (src/io/pipeline.hpp); the
   // records come back here in input order, so everything below sees them as one thread would.
-  std::vector<PipelineInput> pipeline_inputs;
-  pipeline_inputs.reserve(inputs.size());
-  for (const Input& in : inputs) pipeline_inputs.push_back({in.name, in.path, in.body_path});
-  PipelineOptions pipeline_options;
+  io::PipelineOptions pipeline_options;
   pipeline_options.capture = config.capture;
-  pipeline_options.jobs = config.jobs > 0 ? config.jobs : default_jobs();
-  auto flags_for = [&](std::size_t i) {
-    ContextFlags file_flags = flags;
-    const Input& in = inputs[i];
-    if (!in.path.empty()) {
-      std::optional<fs::path> side;
-      if (in.walked_sidecar) {
-        if (!in.walked_sidecar->empty()) side = *in.walked_sidecar;
-      } else {
-        side = sidecar_for(in.path);
-      }
-      if (side && !flags.request_body) {
-        if (auto body = read_file(side->string())) {
-          file_flags.request_body = *body;
-          file_flags.request_origin = "request sidecar " + side->filename().string();
-        } else {
-          // Not silently: the exchange is judged without its request, and the record says why.
-          file_flags.warnings.push_back(fmt::format("request sidecar {} could not be read ({}): judged without it",
-                                                    side->filename().string(), body.error()));
-        }
-      }
-    }
-    return file_flags;
-  };
-  auto records_of = [&](const Exchange& ex, const ContextFlags& file_flags, std::vector<Record>& out) {
-    if (ex.skipped) return out.push_back(skipped_record(ex));  // reported, not classified
+  pipeline_options.jobs = config.jobs > 0 ? config.jobs : io::default_jobs();
+  io::Work work;
+  work.context = [&](std::size_t i) { return io::context_for(inputs[i], flags); };
+  work.records_of = [&](const Exchange& ex, const ContextFlags& file_flags, SourceRef where, std::vector<Record>& out) {
+    if (ex.skipped) return out.push_back(skipped_record(ex, where));  // reported, not classified
     ReadAlong along;  // what the session analysis needs, read by the classifier
     auto results = classify(ex, file_flags, now, &along);
     const auto facts = session_facts(ex, results, along);  // for the session analysis (src/session)
     for (std::size_t k = 0; k < results.size(); ++k) {
       // Built in place: a Record holds some twenty strings, each moved again by a temporary.
       Record& made = out.emplace_back();
-      made.source = results.size() > 1 ? fmt::format("{}[{}]", ex.source, k) : ex.source;
+      made.source = where;
+      if (results.size() > 1) made.source.element = k;
       made.format = ex.format;
       made.c = std::move(results[k]);
       made.facts = facts;
@@ -302,9 +147,10 @@ ExitCode run(const Config& config, const Env&) {
       }
     }
   };
-  run_pipeline(pipeline_inputs, pipeline_options, flags_for, records_of, [&](Batch&& batch) {
+  std::string source;  // a record's source text, reused
+  io::run_pipeline(inputs, pipeline_options, work, [&](io::Batch&& batch) {
     const std::size_t input_index = batch.input;
-    const Input& in = inputs[input_index];
+    const io::Input& in = inputs[input_index];
     if (batch.first && show_progress) {
       auto t = std::chrono::steady_clock::now();
       if (t - last_progress > std::chrono::milliseconds(100)) {
@@ -320,7 +166,8 @@ ExitCode run(const Config& config, const Env&) {
       return;
     }
     sessions.begin_batch(input_index, in.name, batch.records, out_buffer);  // may rewrite outcomes
-    const std::optional<Expectation>& expect = in.expectation ? in.expectation : global_expect;
+    const Expectation* expect =
+        in.manifest_entry ? &config.manifest[*in.manifest_entry].expectation : global_expect ? &*global_expect : nullptr;
     for (Record& rec : batch.records) {
       if (sessions.skip(rec, out_buffer)) {  // a skipped entry is no record
         // A log line that is not JSON at all means the log is damaged (cut short, corrupted):
@@ -332,7 +179,9 @@ ExitCode run(const Config& config, const Env&) {
         continue;
       }
       ++records;
-      const Check check = check_expectations(rec.source, rec.c, expect ? &*expect : nullptr, config.fail_on);
+      source.clear();
+      append_source_text(source, in.name, rec.source);
+      const Check check = check_expectations(source, rec.c, expect, config.fail_on);
       if (!check.passed) {
         ++broken;
         if (progress_shown) std::cerr << "\r\x1b[K";
@@ -340,7 +189,7 @@ ExitCode run(const Config& config, const Env&) {
       }
       if (jsonl) {
         record_text.clear();
-        append_jsonl_head(record_text, rec);
+        append_jsonl_head(record_text, rec, in.name);
         if (!rec.jsonl_tail.empty() && !sessions.rewritten(rec)) {
           sessions.write_jsonl(rec, record_text, rec.jsonl_tail, out_buffer);  // the worker's tail, not copied
         } else {
@@ -350,9 +199,11 @@ ExitCode run(const Config& config, const Env&) {
         if (out_buffer.size() > (1 << 16)) flush();
       }
       tally.add(rec.c.outcome, check.has_expectation, check.passed);
-      if (want_reports) results_for_reports.push_back(CaseResult{rec, in.name, check.has_expectation, check.passed, check.failure});
+      if (want_reports) {
+        results_for_reports.push_back(CaseResult{source, rec.c, in.name, check.has_expectation, check.passed, check.failure});
+      }
       if (table) {
-        table_rows.push_back(table_row(rec));
+        table_rows.push_back(table_row(rec, in.name));
         if (table_rows.size() >= kTablePageRows) {
           out_buffer += render_table_page(table_rows, config.color, table_widths, !table_started);
           table_started = true;
@@ -370,11 +221,12 @@ ExitCode run(const Config& config, const Env&) {
   }
   flush();
   std::fflush(stdout);
+  if (!report.failures.empty()) exit_code = ExitCode::input_error;
   if ((global_expect || !config.manifest.empty()) && records == 0 && exit_code == ExitCode::ok) {
     std::cerr << "mcptriage: expectation broken: no exchange was read\n";
     broken = 1;
   }
-  for (auto& f : early_failures) input_failures.push_back(std::move(f));
+  const std::vector<InputFailure>& input_failures = report.failures;
   auto write_report = [&](const std::string& path, const std::string& text, std::string_view what) {
     if (path == "-") {
       std::fwrite(text.data(), 1, text.size(), stdout);

@@ -8,9 +8,9 @@ std::shared_ptr<const SessionFacts> session_facts(const Exchange& exchange, cons
   return std::make_shared<const SessionFacts>(extract_session_facts(exchange, records, along));
 }
 
-Record skipped_record(const Exchange& exchange) {
+Record skipped_record(const Exchange& exchange, SourceRef where) {
   Record r;
-  r.source = exchange.source;
+  r.source = where;
   r.format = exchange.format;
   r.c.outcome = Outcome::NOT_CAPTURED;
   r.c.layer = layer_of(r.c.outcome);
@@ -27,7 +27,7 @@ void SessionOutput::begin_batch(std::size_t input, std::string_view name, std::v
                                 std::string& out) {
   if (current_ && current_->input != input) end_input(out);
   if (!current_) {
-    current_.emplace(now_);
+    current_.emplace(now_, std::string(name));
     current_->input = input;
     current_->name = std::string(name);
   }
@@ -41,25 +41,22 @@ void SessionOutput::begin_batch(std::size_t input, std::string_view name, std::v
     while (j < records.size() && facts != nullptr && records[j].facts.get() == facts) ++j;
     if (facts != nullptr) {
       entry_records_.clear();
-      entry_sources_.clear();
       if (!facts->skipped) {
-        for (std::size_t k = i; k < j; ++k) {
-          entry_records_.push_back(&records[k].c);
-          entry_sources_.push_back(records[k].source);
-        }
-      } else {
-        entry_sources_.push_back(records[i].source);
+        for (std::size_t k = i; k < j; ++k) entry_records_.push_back(&records[k].c);
       }
-      SessionAnnotation a = st.tracker.add(*facts, entry_records_, entry_sources_);
+      const SourceRef exchange{records[i].source.input, records[i].source.exchange, std::nullopt};
+      SessionAnnotation a = st.tracker.add(*facts, entry_records_, exchange);
       ++st.entries;
       if (jsonl_) {
         // JSON Lines writes skipped entries, replays and findings where they occur.
       } else if (facts->skipped) {
         // The table lists the first kMaxListed of each, as the summary record lists its arrays.
-        if (st.skipped.size() < SessionTracker::kMaxListed) st.skipped.emplace_back(records[i].source, *facts->skipped);
+        if (st.skipped.size() < SessionTracker::kMaxListed) {
+          st.skipped.emplace_back(source_text(st.name, records[i].source), *facts->skipped);
+        }
         else ++st.skipped_omitted;
       } else if (a.replay || !a.findings.empty()) {
-        if (st.notable.size() < SessionTracker::kMaxListed) st.notable.emplace_back(records[i].source, a);
+        if (st.notable.size() < SessionTracker::kMaxListed) st.notable.emplace_back(source_text(st.name, records[i].source), a);
         else ++st.notable_omitted;
       }
       annotations_.emplace_back(facts, std::move(a));
@@ -100,7 +97,10 @@ void SessionOutput::emit(std::string_view head, std::string_view tail, const Ses
 
 bool SessionOutput::skip(const Record& rec, std::string& out) {
   if (!rec.facts || !rec.facts->skipped) return false;
-  if (jsonl_ && current_) emit(render_skipped_jsonl(rec.source, to_string(rec.format), *rec.facts->skipped), {}, nullptr, out);
+  if (jsonl_ && current_) {
+    emit(render_skipped_jsonl(source_text(current_->name, rec.source), to_string(rec.format), *rec.facts->skipped), {},
+         nullptr, out);
+  }
   return true;
 }
 

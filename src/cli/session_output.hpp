@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "mcptriage/exchange.hpp"
+#include "mcptriage/record.hpp"
 #include "mcptriage/render.hpp"
 #include "mcptriage/session.hpp"
 
@@ -22,9 +23,9 @@ namespace mcptriage::cli {
 std::shared_ptr<const SessionFacts> session_facts(const Exchange& exchange, const std::vector<Classification>& records,
                                                   const ReadAlong& along);
 
-/// The placeholder record of a skipped entry (Exchange::skipped): `facts->skipped` set, `c`
-/// meaningless (NOT_CAPTURED, the default reason).
-Record skipped_record(const Exchange& exchange);
+/// The placeholder record of a skipped entry (Exchange::skipped) found at `where`:
+/// `facts->skipped` set, `c` meaningless (NOT_CAPTURED, the default reason).
+Record skipped_record(const Exchange& exchange, SourceRef where);
 
 /// Session analysis and output across the batches of a run, on the consuming thread. Call, for
 /// each batch in order: begin_batch, then for each record skip() and, when it returns false,
@@ -77,7 +78,7 @@ class SessionOutput {
     std::vector<std::pair<std::string, SessionAnnotation>> notable;
     std::size_t skipped_omitted = 0;  ///< skipped entries past the first kMaxListed
     std::size_t notable_omitted = 0;  ///< entries with replays or findings past the first kMaxListed
-    explicit InputState(long long now) : tracker(now) {}
+    InputState(long long now, std::string input_name) : tracker(now, std::move(input_name)) {}
   };
 
   void end_input(std::string& out);
@@ -91,7 +92,6 @@ class SessionOutput {
   std::vector<std::pair<const SessionFacts*, SessionAnnotation>> annotations_;
   mutable std::size_t cursor_ = 0;
   std::vector<Classification*> entry_records_;  ///< reused for each entry (begin_batch)
-  std::vector<std::string_view> entry_sources_;
   /// The annotation of the entry whose facts are `facts`, or null.
   const SessionAnnotation* annotation(const SessionFacts* facts) const;
   std::string table_;

@@ -95,8 +95,8 @@ std::string junit_report(const std::vector<CaseResult>& cases, const std::vector
                        xml_escape(input), i, tests, fails, errs);
     for (const auto& c : cases) {
       if (c.input != input) continue;
-      const Classification& k = c.record.c;
-      out += fmt::format("    <testcase classname=\"{}\" name=\"{}\">\n", xml_escape(input), xml_escape(c.record.source));
+      const Classification& k = c.c;
+      out += fmt::format("    <testcase classname=\"{}\" name=\"{}\">\n", xml_escape(input), xml_escape(c.source));
       std::string body = fmt::format("outcome: {}\nlayer: {}\nreason: {}\ndetail: {}\nretry: {}", to_string(k.outcome),
                                      to_string(k.layer), to_string(k.reason), redact(k.detail), redact(k.retry.text));
       if (!c.passed) {
@@ -123,9 +123,9 @@ std::string tap_report(const std::vector<CaseResult>& cases, const std::vector<I
   out += fmt::format("1..{}\n", cases.size() + errors.size());
   std::size_t n = 0;
   for (const auto& c : cases) {
-    const Classification& k = c.record.c;
+    const Classification& k = c.c;
     ++n;
-    out += fmt::format("{} {} - {} {} ({})\n", c.passed ? "ok" : "not ok", n, tap_text(c.record.source),
+    out += fmt::format("{} {} - {} {} ({})\n", c.passed ? "ok" : "not ok", n, tap_text(c.source),
                        to_string(k.outcome), tap_text(to_string(k.reason)));
     out += "  ---\n";
     out += fmt::format("  outcome: {}\n  layer: {}\n  reason: {}\n  detail: {}\n", to_string(k.outcome), to_string(k.layer),

@@ -53,7 +53,7 @@ std::optional<std::string_view> deciding_message(simdjson::dom::parser& parser, 
   return std::nullopt;
 }
 
-void read_tools(element result, const std::string& source, std::vector<ToolDefinition>& out) {
+void read_tools(element result, std::vector<ToolDefinition>& out) {
   auto tools = member(result, "tools");
   if (!tools || tools->type() != element_type::ARRAY) return;
   for (element t : array(*tools)) {
@@ -61,7 +61,6 @@ void read_tools(element result, const std::string& source, std::vector<ToolDefin
     if (!name) continue;
     ToolDefinition def;
     def.name = std::string(*name);
-    def.source = source;
     if (auto ann = member(t, "annotations"); ann && ann->type() == element_type::OBJECT) {
       def.read_only_hint = bool_member(*ann, "readOnlyHint");
       def.destructive_hint = bool_member(*ann, "destructiveHint");
@@ -123,7 +122,7 @@ SessionFacts extract_session_facts(const Exchange& ex, const std::vector<Classif
   if (json::parse(parser, text).get(root) != simdjson::SUCCESS) return f;
   auto result = member(root, "result");
   if (!result || result->type() != element_type::OBJECT) return f;
-  read_tools(*result, ex.source, f.tools);
+  read_tools(*result, f.tools);  // their source is set by SessionTracker::add
   return f;
 }
 

@@ -443,7 +443,8 @@ TEST(ClassifyRequestSummary, SameClassificationAndSessionFactsAsTheText) {
       const auto b = classify(as_summary, {}, 0, &along_summary);
       ASSERT_EQ(a.size(), b.size()) << body;
       for (std::size_t i = 0; i < a.size(); ++i) {
-        EXPECT_EQ(render_jsonl(Record{"t#1", CaptureFormat::curl_i, a[i]}), render_jsonl(Record{"t#1", CaptureFormat::curl_i, b[i]}))
+        EXPECT_EQ(render_jsonl(Record{{0, 1}, CaptureFormat::curl_i, a[i]}, "t"),
+                  render_jsonl(Record{{0, 1}, CaptureFormat::curl_i, b[i]}, "t"))
             << body << " / " << reply;
       }
       EXPECT_EQ(along_text.request_message, along_summary.request_message) << body;

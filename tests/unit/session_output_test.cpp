@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/body_pairing.hpp"
+#include "io/body_pairing.hpp"
 #include "cli/session_output.hpp"
 #include "mcptriage/classify.hpp"
 #include "mcptriage/render.hpp"
@@ -19,28 +19,46 @@ using namespace mcptriage;
 
 constexpr long long kNow = 1796083200;
 
-/// The records of one classified exchange, as the CLI builds them on its workers.
-std::vector<Record> records_of(const Exchange& ex) {
-  if (ex.skipped) return {cli::skipped_record(ex)};
+/// An exchange and where it is in its input (input 0).
+struct Entry {
+  Exchange exchange;
+  std::size_t number = 0;
+};
+
+/// The records of one classified exchange, as the run builds them on its workers.
+std::vector<Record> records_of(const Entry& e) {
+  const SourceRef where{0, e.number, std::nullopt};
+  const Exchange& ex = e.exchange;
+  if (ex.skipped) return {cli::skipped_record(ex, where)};
   ReadAlong along;
   auto results = classify(ex, ContextFlags{}, kNow, &along);
   auto facts = cli::session_facts(ex, results, along);
   std::vector<Record> out;
-  for (auto& c : results) out.push_back(Record{ex.source, ex.format, std::move(c), facts});
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    Record r{where, ex.format, std::move(results[k]), facts};
+    if (results.size() > 1) r.source.element = k;
+    out.push_back(std::move(r));
+  }
   return out;
 }
 
-Exchange reply(std::string source, std::string body) {
+Entry reply(std::size_t number, std::string body) {
   Exchange ex;
-  ex.source = std::move(source);
   ex.format = mcptriage::CaptureFormat::exchange_log;
   ex.response.headers.push_back({"Content-Type", "application/json"});
   ex.response.body = std::move(body);
-  return ex;
+  return Entry{std::move(ex), number};
+}
+
+Entry skipped_page(std::size_t number, CaptureFormat format = CaptureFormat::har) {
+  Exchange page;
+  page.format = format;
+  page.skipped = Skip{SkipReason::not_mcp, "GET /"};
+  return Entry{std::move(page), number};
 }
 
 /// Runs batches of one input through SessionOutput as main() does; returns stdout.
-std::string run(const std::vector<std::vector<Exchange>>& batches, bool jsonl = true) {
+std::string run(const std::vector<std::vector<Entry>>& batches, bool jsonl = true, std::string_view name = "log") {
   cli::SessionOutput out(jsonl, kNow);
   std::string text;
   for (const auto& batch : batches) {
@@ -49,10 +67,10 @@ std::string run(const std::vector<std::vector<Exchange>>& batches, bool jsonl = 
       auto rs = records_of(ex);
       for (auto& r : rs) records.push_back(std::move(r));
     }
-    out.begin_batch(0, "log", records, text);
+    out.begin_batch(0, name, records, text);
     for (Record& rec : records) {
       if (out.skip(rec, text)) continue;
-      if (jsonl) out.write_jsonl(rec, render_jsonl(rec), text);
+      if (jsonl) out.write_jsonl(rec, render_jsonl(rec, name), text);
     }
   }
   out.finish(text);
@@ -71,17 +89,17 @@ std::vector<std::string> lines(const std::string& text) {
 }
 
 TEST(SessionOutput, OneEntryPrintsAsBefore) {
-  const Exchange ex = reply("log#1", R"({"jsonrpc":"2.0","id":1,"result":{}})");
+  const Entry ex = reply(1, R"({"jsonrpc":"2.0","id":1,"result":{}})");
   const auto out = lines(run({{ex}}));
   ASSERT_EQ(out.size(), 1u);
-  EXPECT_EQ(out[0] + "", render_jsonl(records_of(ex)[0]));
+  EXPECT_EQ(out[0] + "", render_jsonl(records_of(ex)[0], "log"));
 }
 
 TEST(SessionOutput, FirstRecordHeldUntilTheSecondBatchShowsASession) {
   // A log read in blocks: the first block holds one entry, the next one two more.
-  const auto out = lines(run({{reply("log#1", R"({"jsonrpc":"2.0","id":1,"result":{}})")},
-                              {reply("log#2", R"({"jsonrpc":"2.0","id":2,"result":{}})"),
-                               reply("log#3", R"({"jsonrpc":"2.0","id":3,"result":{}})")}}));
+  const auto out = lines(run({{reply(1, R"({"jsonrpc":"2.0","id":1,"result":{}})")},
+                              {reply(2, R"({"jsonrpc":"2.0","id":2,"result":{}})"),
+                               reply(3, R"({"jsonrpc":"2.0","id":3,"result":{}})")}}));
   ASSERT_EQ(out.size(), 4u);
   for (int i = 0; i < 3; ++i) EXPECT_NE(out[i].find("\"session\":{\"entry\":" + std::to_string(i + 1)), std::string::npos);
   EXPECT_NE(out[3].find("\"kind\":\"session_summary\""), std::string::npos);
@@ -89,11 +107,8 @@ TEST(SessionOutput, FirstRecordHeldUntilTheSecondBatchShowsASession) {
 }
 
 TEST(SessionOutput, SkippedEntriesKeepTheirPlace) {
-  Exchange page;
-  page.source = "log#1";
-  page.format = mcptriage::CaptureFormat::har;
-  page.skipped = Skip{mcptriage::SkipReason::not_mcp, "GET /"};
-  const auto out = lines(run({{page, reply("log#2", R"({"jsonrpc":"2.0","id":1,"result":{}})")}}));
+  const Entry page = skipped_page(1);
+  const auto out = lines(run({{page, reply(2, R"({"jsonrpc":"2.0","id":1,"result":{}})")}}));
   ASSERT_EQ(out.size(), 3u);
   EXPECT_TRUE(out[0].starts_with(R"({"schema":1,"kind":"skipped","skipped":true,"source":"log#1")"));
   EXPECT_NE(out[1].find("\"source\":\"log#2\""), std::string::npos);
@@ -101,28 +116,20 @@ TEST(SessionOutput, SkippedEntriesKeepTheirPlace) {
 }
 
 TEST(SessionOutput, TableLinesForOneSkippedEntry) {
-  Exchange page;
-  page.source = "x.har#1";
-  page.skipped = Skip{mcptriage::SkipReason::not_mcp, "GET /"};
-  EXPECT_EQ(run({{page}}, false), "skipped x.har#1: not_mcp: GET /\n");
+  EXPECT_EQ(run({{skipped_page(1)}}, false, "x.har"), "skipped x.har#1: not_mcp: GET /\n");
 }
 
 TEST(SessionOutput, TableListsTheFirstHundredSkippedAndNotableEntries) {
-  std::vector<Exchange> batch;
-  for (int i = 1; i <= 130; ++i) {
-    Exchange page;
-    page.source = "x.har#" + std::to_string(i);
-    page.format = mcptriage::CaptureFormat::har;
-    page.skipped = Skip{mcptriage::SkipReason::not_mcp, "GET /"};
-    batch.push_back(page);
-  }
+  std::vector<Entry> batch;
+  std::size_t n = 0;
+  for (int i = 1; i <= 130; ++i) batch.push_back(skipped_page(++n));
   // Replies without their requests, each id answered twice: a duplicate_response_id finding each.
   for (int i = 1; i <= 120; ++i) {
     const std::string body = R"({"jsonrpc":"2.0","id":)" + std::to_string(i) + R"(,"result":{}})";
-    batch.push_back(reply("x.har#a" + std::to_string(i), body));
-    batch.push_back(reply("x.har#b" + std::to_string(i), body));
+    batch.push_back(reply(++n, body));
+    batch.push_back(reply(++n, body));
   }
-  const std::string table = run({batch}, false);
+  const std::string table = run({batch}, false, "x.har");
   std::size_t skipped_lines = 0;
   std::size_t finding_lines = 0;
   for (const std::string& line : lines(table)) {
@@ -142,11 +149,11 @@ TEST(BodyPairing, StderrFindsStdout) {
   std::ofstream(dir / "call-stderr.txt") << "* x\n";
   std::ofstream(dir / "call-stdout.txt") << "{}";
   std::ofstream(dir / "lone.stderr") << "* x\n";
-  EXPECT_EQ(cli::paired_body_path((dir / "call-stderr.txt").string()), (dir / "call-stdout.txt").string());
-  EXPECT_TRUE(cli::is_paired_body((dir / "call-stdout.txt").string()));
-  EXPECT_FALSE(cli::paired_body_path((dir / "lone.stderr").string()));
-  EXPECT_FALSE(cli::is_paired_body((dir / "lone.stderr").string()));
-  EXPECT_FALSE(cli::paired_body_path((dir / "stderr").string())) << "the word must follow - _ or .";
+  EXPECT_EQ(io::paired_body_path((dir / "call-stderr.txt").string()), (dir / "call-stdout.txt").string());
+  EXPECT_TRUE(io::is_paired_body((dir / "call-stdout.txt").string()));
+  EXPECT_FALSE(io::paired_body_path((dir / "lone.stderr").string()));
+  EXPECT_FALSE(io::is_paired_body((dir / "lone.stderr").string()));
+  EXPECT_FALSE(io::paired_body_path((dir / "stderr").string())) << "the word must follow - _ or .";
   fs::remove_all(dir);
 }
 
