@@ -9,7 +9,8 @@
 
 namespace mcptriage {
 
-struct SessionFacts;  // mcptriage/session.hpp
+struct SessionFacts;       // mcptriage/session.hpp
+struct SessionAnnotation;  // mcptriage/session.hpp
 
 /// One output row: where it came from plus the verdict.
 struct Record {
@@ -20,9 +21,10 @@ struct Record {
   /// shared by the records of one batch reply). When `facts->skipped` is set the record stands
   /// for a skipped entry and `c` means nothing. Null: no session analysis.
   std::shared_ptr<const SessionFacts> facts = nullptr;
-  /// append_jsonl_tail(*this) rendered where the record was made (a worker thread, for JSON
-  /// Lines output), or empty. Stale once `c` changes (the outputSchema check).
-  std::string jsonl_tail = {};
+  /// The session annotations of its entry (docs/output.md "Sessions": position, statuses,
+  /// replay, findings), set by the run when its input holds more than one entry; shared by the
+  /// records of one batch reply. Null: a one-entry input, printed without a `session` member.
+  std::shared_ptr<const SessionAnnotation> session = nullptr;
 };
 
 }  // namespace mcptriage

@@ -4,14 +4,26 @@
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "mcptriage/classify.hpp"
+#include "mcptriage/output.hpp"
 #include "mcptriage/record.hpp"
 
 namespace mcptriage {
+
+/// The JSON Lines output into `out` (docs/output.md): a record per line, with a `session` member
+/// when its input holds more than one entry, skipped records in their place, and a summary
+/// record after the records of such an input. Renders each record's text from `"outcome"` on
+/// ahead on the worker threads (RecordSink::prepare).
+std::unique_ptr<RecordSink> make_jsonl_sink(Output& out);
+
+/// The table into `out` (docs/output.md "Table"), a page of 4,096 rows at a time (`color`:
+/// ANSI colours on the OUTCOME column), then each session's block and the skipped entries.
+std::unique_ptr<RecordSink> make_table_sink(Output& out, bool color);
 
 /// JSON Lines schema version written in every record as `schema` (docs/output.md).
 inline constexpr int kSchemaVersion = 1;

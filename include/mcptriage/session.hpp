@@ -79,6 +79,25 @@ struct SessionFinding {
   std::string detail;  ///< one line
 };
 
+/// What the session analysis changes in an entry's first record once it knows more than the
+/// classifier did: a tools/call TOOL_SUCCESS whose structuredContent does not match the tool's
+/// outputSchema (MCP 2025-06-18 server/tools §Output schema) becomes INVALID_TOOL_RESULT, or
+/// gets a warning that the schema could not be checked. The run applies it before any output
+/// sees the record, and then recomputes the retry advice of a new verdict (session/ gives none).
+struct Amendment {
+  struct Verdict {
+    Outcome outcome = Outcome::INVALID_TOOL_RESULT;
+    Reason reason = Reason::structured_content_schema_mismatch;
+    std::string detail;   ///< names the tool, the tools/list record and what is wrong
+    std::string pointer;  ///< JSON Pointer of the fault (`/result/structuredContent/count`)
+  };
+  std::optional<Verdict> verdict;     ///< the record's new verdict
+  std::vector<std::string> warnings;  ///< appended to the record's warnings
+  /// Sets `c`'s outcome (and its layer), reason, detail and pointer to the verdict's, and appends
+  /// the warnings. `c.retry` is left as it was.
+  void apply(Classification& c) const;
+};
+
 /// The session annotations of one entry (shared by the records of a batch reply).
 struct SessionAnnotation {
   std::size_t entry = 0;                   ///< 0-based position of the entry in the capture
@@ -90,6 +109,7 @@ struct SessionAnnotation {
   std::optional<Replay> replay;
   std::vector<SessionFinding> findings;
   bool schema_checked = false;             ///< structuredContent was checked against outputSchema
+  std::optional<Amendment> amendment;      ///< for the entry's first record (the outputSchema check)
 };
 
 /// A request that never got a JSON-RPC response for its id.
@@ -148,19 +168,20 @@ class SessionTracker {
   static constexpr std::size_t kWindow = 16384;   ///< entries looked back at for pairing and replays
   static constexpr std::size_t kMaxTools = 4096;  ///< tool definitions remembered (the latest per name)
 
-  /// `now_unix_seconds` is used for the retry advice of records the schema check rewrites;
   /// `input_name` names the capture in the sources that details and the summary cite.
-  SessionTracker(long long now_unix_seconds, std::string input_name);
+  explicit SessionTracker(std::string input_name);
   ~SessionTracker();
   SessionTracker(SessionTracker&&) noexcept;
   SessionTracker& operator=(SessionTracker&&) noexcept;
 
-  /// One entry: its facts, and its records; `exchange` is where the entry is (its element
-  /// unset): `records[k]` is element k of it when there are several.
+  /// One entry: its facts, and its records (none for a skipped entry); `exchange` is where the
+  /// entry is (its element unset): `records[k]` is element k of it when there are several.
   /// A tools/call TOOL_SUCCESS whose structuredContent does not match the tool's outputSchema
-  /// (from an earlier tools/list in the capture) is rewritten in place to INVALID_TOOL_RESULT,
-  /// reason `structured_content_schema_mismatch`, with the pointer of the fault.
-  SessionAnnotation add(const SessionFacts& facts, const std::vector<Classification*>& records, SourceRef exchange);
+  /// (from an earlier tools/list in the capture) comes back as an Amendment of its record to
+  /// INVALID_TOOL_RESULT, reason `structured_content_schema_mismatch`, with the pointer of the
+  /// fault; the summary counts the record as amended.
+  SessionAnnotation add(const SessionFacts& facts, const std::vector<const Classification*>& records,
+                        SourceRef exchange);
 
   SessionSummary summary() const;
 

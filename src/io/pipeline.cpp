@@ -45,6 +45,7 @@ struct Unit {
   // Results.
   std::optional<std::string> error;
   std::vector<Record> records;
+  std::vector<std::string> prepared;
   std::size_t exchanges = 0;
   bool self_contained = true;
   bool wrapped = false;
@@ -321,7 +322,7 @@ class Pipeline final : public Feed {
     u.records.reserve(exchanges.size());  // a Record is large: no regrowth while filling
     // Numbered within the unit; the consumer moves a log's numbers on (deliver_numbered).
     for (std::size_t k = 0; k < exchanges.size(); ++k) {
-      work_fn_.records_of(exchanges[k], flags, SourceRef{u.input, k + 1, std::nullopt}, u.records);
+      work_fn_.records_of(exchanges[k], flags, SourceRef{u.input, k + 1, std::nullopt}, u.records, u.prepared);
     }
   }
 
@@ -334,6 +335,7 @@ class Pipeline final : public Feed {
       process_unit(u);
     } catch (const std::exception& e) {
       u.records.clear();
+      u.prepared.clear();
       u.error = std::string("internal error while classifying: ") + e.what();
     }
   }
@@ -413,11 +415,17 @@ class Pipeline final : public Feed {
   std::vector<std::size_t> carry_skip_;  ///< its lines to read as blank (LinesBlock::carry_skip)
   std::size_t carry_blocks_ = 0;
 
-  void deliver(std::size_t input, std::vector<Record>&& records, std::optional<std::string> error = std::nullopt,
-               bool live = false) {
-    const bool first = input != log_input_ || !log_delivered_;
-    if (input == log_input_) log_delivered_ = true;
-    consume_(Batch{input, std::move(error), std::move(records), first, live});
+  void deliver(Unit& u, bool live = false) {
+    const bool first = u.input != log_input_ || !log_delivered_;
+    if (u.input == log_input_) log_delivered_ = true;
+    consume_(Batch{u.input, std::move(u.error), std::move(u.records), std::move(u.prepared), first, live});
+  }
+
+  void deliver_error(std::size_t input, std::string why) {
+    Unit failed;
+    failed.input = input;
+    failed.error = std::move(why);
+    deliver(failed);
   }
 
   /// Records of a block (or of fed exchanges) read apart carry the unit's own numbering: move it
@@ -430,9 +438,10 @@ class Pipeline final : public Feed {
       r.source.exchange += log_offset_;
       if (rename) r.format = wrapped_format;
     }
+    if (rename) u.prepared.clear();  // made for the record as it was named
     log_offset_ += u.exchanges;
     log_wrapped_ = log_wrapped_ || u.wrapped;
-    deliver(u.input, std::move(u.records), std::nullopt, u.live);
+    deliver(u, u.live);
   }
 
   void take(Unit& u) {
@@ -441,8 +450,8 @@ class Pipeline final : public Feed {
       return;
     }
     if (u.kind != Unit::Kind::block && u.kind != Unit::Kind::exchanges) {
-      if (u.error) return deliver(u.input, {}, std::move(u.error));
-      return deliver(u.input, std::move(u.records));
+      if (u.error) return deliver_error(u.input, std::move(*u.error));
+      return deliver(u);
     }
     if (u.input != log_input_) {
       log_input_ = u.input;
@@ -457,7 +466,7 @@ class Pipeline final : public Feed {
     if (log_failed_) return;
     if (u.error) {
       log_failed_ = true;
-      return deliver(u.input, {}, std::move(u.error));
+      return deliver_error(u.input, std::move(*u.error));
     }
     if (u.kind == Unit::Kind::exchanges) return deliver_numbered(u);
     if (carry_.empty()) {
@@ -491,7 +500,7 @@ class Pipeline final : public Feed {
     process(joined);
     if (joined.error) {
       log_failed_ = true;
-      return deliver(u.input, {}, std::move(joined.error));
+      return deliver_error(u.input, std::move(*joined.error));
     }
     if (joined.consumed > 0) return deliver_part(joined);
     if (joined.self_contained || u.last_block) {

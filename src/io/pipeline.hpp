@@ -37,6 +37,8 @@ struct Batch {
   std::optional<std::string> error;  ///< the input could not be read or recognised (records so far
                                      ///< stand); no batch of the input follows
   std::vector<Record> records;       ///< in exchange order, numbered across the input's batches
+  std::vector<std::string> prepared; ///< a text made beside each record on the worker (Work::records_of),
+                                     ///< or empty: dropped where the record was renamed since
   bool first = true;                 ///< the first batch of this input
   bool live = false;                 ///< fed live (Feed::exchanges): output it at once
 };
@@ -46,8 +48,10 @@ struct Work {
   /// The request context of input `i` (`--id`, `--request`, a `.request.json` beside it).
   std::function<ContextFlags(std::size_t input)> context;
   /// Turns one exchange, found at `where` (element unset), into its records (one, or one per
-  /// batch element), appended to `out`.
-  std::function<void(const Exchange& exchange, const ContextFlags& flags, SourceRef where, std::vector<Record>& out)>
+  /// batch element), appended to `out`, and a text prepared beside each in `prepared` (or none:
+  /// then `prepared` stays empty for every exchange).
+  std::function<void(const Exchange& exchange, const ContextFlags& flags, SourceRef where, std::vector<Record>& out,
+                     std::vector<std::string>& prepared)>
       records_of;
 };
 

@@ -14,7 +14,6 @@
 #include <utility>
 
 #include "json/dom.hpp"
-#include "mcptriage/advice.hpp"
 #include "mcptriage/session.hpp"
 
 namespace mcptriage {
@@ -130,7 +129,6 @@ struct Nothing {};
 }  // namespace
 
 struct SessionTracker::State {
-  long long now = 0;
   std::string name;  ///< the capture's name, for the sources cited
   SessionSummary summary;
   std::array<std::size_t, kOutcomeCount> outcomes{};  ///< records by outcome (summary.outcomes at the end)
@@ -207,15 +205,25 @@ struct SessionTracker::State {
   }
 };
 
-SessionTracker::SessionTracker(long long now_unix_seconds, std::string input_name) : state_(std::make_unique<State>()) {
-  state_->now = now_unix_seconds;
+SessionTracker::SessionTracker(std::string input_name) : state_(std::make_unique<State>()) {
   state_->name = std::move(input_name);
 }
 SessionTracker::~SessionTracker() = default;
 SessionTracker::SessionTracker(SessionTracker&&) noexcept = default;
 SessionTracker& SessionTracker::operator=(SessionTracker&&) noexcept = default;
 
-SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<Classification*>& records,
+void Amendment::apply(Classification& c) const {
+  if (verdict) {
+    c.outcome = verdict->outcome;
+    c.layer = layer_of(c.outcome);
+    c.reason = verdict->reason;
+    c.detail = verdict->detail;
+    c.pointer = verdict->pointer;
+  }
+  for (const std::string& w : warnings) c.warnings.push_back(w);
+}
+
+SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<const Classification*>& records,
                                       SourceRef exchange) {
   State& s = *state_;
   SessionSummary& sum = s.summary;
@@ -247,6 +255,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
     a.findings.push_back(SessionFinding{std::move(code), std::move(detail)});
   };
   const Classification* primary = records.empty() ? nullptr : records.front();
+  std::optional<Classification> amended;  ///< the first record as the outputSchema check amends it
   here.method = !f.method.empty() ? f.method : (primary ? primary->method : std::string());
   const std::string& method = here.method;
 
@@ -339,7 +348,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
     auto tool = s.tools.find(f.tool_name);
     if (tool != s.tools.end() && tool->second.output_schema && f.result_found) {
       a.schema_checked = true;
-      Classification& c = *records.front();
+      Amendment amendment;
       const std::string base = f.result_pointer + "/structuredContent";
       std::optional<SchemaMismatch> mismatch;
       if (!f.structured_content) {
@@ -349,7 +358,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
       } else {
         auto checked = check_schema(*tool->second.output_schema, *f.structured_content);
         if (!checked) {
-          c.warnings.push_back("outputSchema not checked: " + checked.error());
+          amendment.warnings.push_back("outputSchema not checked: " + checked.error());
         } else if (*checked) {
           mismatch = std::move(**checked);
           mismatch->message = fmt::format("structuredContent does not match the outputSchema of tool \"{}\" ({}): {}",
@@ -357,12 +366,15 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
         }
       }
       if (mismatch) {
-        c.outcome = Outcome::INVALID_TOOL_RESULT;
-        c.layer = layer_of(c.outcome);
-        c.reason = Reason::structured_content_schema_mismatch;
-        c.detail = mismatch->message;
-        c.pointer = base + mismatch->pointer;
-        c.retry = advise(c, Headers{}, s.now);
+        amendment.verdict = Amendment::Verdict{Outcome::INVALID_TOOL_RESULT, Reason::structured_content_schema_mismatch,
+                                               std::move(mismatch->message), base + mismatch->pointer};
+      }
+      if (amendment.verdict || !amendment.warnings.empty()) {
+        // What follows (replays, counts, the first failure) sees the record as the sinks will.
+        amended = *primary;
+        amendment.apply(*amended);
+        primary = &*amended;
+        a.amendment = std::move(amendment);
       }
     }
   }
@@ -453,7 +465,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
 
   // Counts and the first failure (after the schema check: it may have changed an outcome).
   for (std::size_t k = 0; k < records.size(); ++k) {
-    const Classification& c = *records[k];
+    const Classification& c = k == 0 && amended ? *amended : *records[k];
     ++sum.records;
     ++s.outcomes[static_cast<std::size_t>(c.outcome)];
     if (!sum.first_failure && is_failure(c.outcome)) {

@@ -78,7 +78,8 @@ std::string summary(const std::vector<Record>& records, const std::string& name)
 Work work() {
   Work w;
   w.context = [](std::size_t) { return ContextFlags{}; };
-  w.records_of = records_of;
+  w.records_of = [](const Exchange& ex, const ContextFlags& flags, SourceRef where, std::vector<Record>& out,
+                    std::vector<std::string>&) { records_of(ex, flags, where, out); };
   return w;
 }
 

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "mcptriage/advice.hpp"
 #include "mcptriage/classify.hpp"
 #include "mcptriage/exchange.hpp"
 #include "mcptriage/session.hpp"
@@ -75,21 +76,26 @@ struct Run {
   std::string source(std::size_t i) const { return source_text("t.har", SourceRef{0, i + 1, std::nullopt}); }
 };
 
-/// The exchanges of one capture ("t.har"), classified and walked in order by one tracker, as
-/// the run does it.
+/// The exchanges of one capture ("t.har"), classified and walked in order by one tracker, each
+/// amendment applied and its retry advice made as the run core does it (src/cli/triage.cpp).
 Run analyze(std::vector<Exchange> exchanges) {
   Run run;
   run.exchanges = std::move(exchanges);
-  SessionTracker tracker(kNow, "t.har");
+  SessionTracker tracker("t.har");
   for (std::size_t i = 0; i < run.exchanges.size(); ++i) {
     const Exchange& ex = run.exchanges[i];
     ReadAlong along;
     run.results.push_back(ex.skipped ? std::vector<Classification>{} : classify(ex, ContextFlags{}, kNow, &along));
     std::vector<Classification>& recs = run.results.back();
     const SessionFacts facts = extract_session_facts(ex, recs, along);
-    std::vector<Classification*> ptrs;
-    for (Classification& c : recs) ptrs.push_back(&c);
-    run.analysis.entries.push_back(tracker.add(facts, ptrs, SourceRef{0, i + 1, std::nullopt}));
+    std::vector<const Classification*> ptrs;
+    for (const Classification& c : recs) ptrs.push_back(&c);
+    SessionAnnotation a = tracker.add(facts, ptrs, SourceRef{0, i + 1, std::nullopt});
+    if (a.amendment) {
+      a.amendment->apply(recs.front());
+      if (a.amendment->verdict) recs.front().retry = advise(recs.front(), Headers{}, kNow);
+    }
+    run.analysis.entries.push_back(std::move(a));
   }
   run.analysis.summary = tracker.summary();
   return run;
@@ -287,7 +293,7 @@ Classification record(Outcome o, std::optional<int> response_id) {
 }
 
 TEST(SessionWindow, OldRequestsAreForgottenAndReportedNeverAnswered) {
-  SessionTracker tracker(kNow, "log");
+  SessionTracker tracker("log");
   const std::size_t n = SessionTracker::kWindow + 10;
   auto add = [&](const SessionFacts& f, Classification c, std::size_t number) { return tracker.add(f, {&c}, at(number)); };
   // Entry 0: a request with no reply; then a window's worth of answered requests with other
@@ -315,7 +321,7 @@ TEST(SessionWindow, OldRequestsAreForgottenAndReportedNeverAnswered) {
 }
 
 TEST(SessionWindow, AReplyToAForgottenRequestIsNotCalledUnknown) {
-  SessionTracker tracker(kNow, "log");
+  SessionTracker tracker("log");
   auto add = [&](const SessionFacts& f, Classification c, std::size_t number) { return tracker.add(f, {&c}, at(number)); };
   add(request_facts("1", 0), record(Outcome::NOT_CAPTURED, std::nullopt), 1);
   for (std::size_t i = 1; i < SessionTracker::kWindow + 10; ++i) {
@@ -335,7 +341,7 @@ TEST(SessionWindow, AReplyToAForgottenRequestIsNotCalledUnknown) {
 }
 
 TEST(SessionWindow, RecentPairingIsExactNearTheWindowEdge) {
-  SessionTracker tracker(kNow, "log");
+  SessionTracker tracker("log");
   auto add = [&](const SessionFacts& f, Classification c, std::size_t number) { return tracker.add(f, {&c}, at(number)); };
   for (std::size_t i = 0; i < SessionTracker::kWindow - 1; ++i) {
     SessionFacts f = request_facts(std::to_string(i + 1), 200);
