@@ -30,7 +30,7 @@ std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const
       "  mcptriage --fail-on HTTP_ERROR,STREAM_INCOMPLETE prod-captures/        # alert on production captures\n"
       "\n"
       "Exit codes: 0 ok; 1 an --expect or --fail-on was broken; 2 usage error; 3 an input could not be read or\n"
-      "recognised.\n"
+      "recognised; 4 the output could not be written. A closed output (| head) ends the run quietly.\n"
       "Docs: man mcptriage; docs/output.md (JSON Lines schema), docs/classification.md (outcomes and reasons).");
   app.set_version_flag("--version", std::string("mcptriage 0.1.0"));
   app.add_option("inputs", opt.inputs, "Capture files or folders (recursive); '-' or nothing reads stdin")

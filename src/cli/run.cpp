@@ -112,7 +112,7 @@ int triage_main(int argc, char** argv) {
     } catch (const OutputError& e) {
       if (e.kind() == OutputError::Kind::failed) {
         std::cerr << "mcptriage: error: " << escape_terminal(e.what()) << "\n";
-        return to_int(ExitCode::input_error);
+        return to_int(ExitCode::output_error);
       }
     }
     return raw.error().code;
@@ -176,40 +176,39 @@ ExitCode run(const Config& config, const Env&) {
   options.fail_on = config.fail_on;
   options.pipeline = pipeline;
   Triage triage(inputs, std::move(options), sinks, reporter);
-  ExitCode exit_code = ExitCode::ok;
-  std::size_t broken = 0;
   try {
     triage.run(source);
     reporter.end_progress();
     records_sink->finish();
   } catch (const OutputError& e) {
+    // Standard output failed: stop at once (the pipeline stopped reading), no reports and no
+    // summary: they would speak of a run whose records are lost or unread.
     reporter.end_progress();
     if (e.kind() == OutputError::Kind::failed) {
       std::cerr << "mcptriage: error: " << escape_terminal(e.what()) << "\n";
-      return ExitCode::input_error;
+      return ExitCode::output_error;
     }
-    // The reader of standard output went away: stop quietly.
-    if (reporter.input_errors > 0) return ExitCode::input_error;
-    return triage.broken() > 0 ? ExitCode::expectation_broken : ExitCode::ok;
+    // The reader went away (`| head`): quietly, with what had failed so far (docs/exit-codes.md).
+    return run_status(reporter.input_errors, triage.broken());
   }
-  broken = triage.broken();
-  if (reporter.input_errors > 0) exit_code = ExitCode::input_error;
-  if ((config.expect || !config.manifest.empty()) && triage.records() == 0 && exit_code == ExitCode::ok) {
+  std::size_t broken = triage.broken();
+  if ((config.expect || !config.manifest.empty()) && triage.records() == 0 && reporter.input_errors == 0) {
     std::cerr << "mcptriage: expectation broken: no exchange was read\n";
     broken = 1;
   }
+  bool output_failed = false;
   for (Report& r : reports) {
     try {
       r.sink->finish();
       if (r.file) r.file->close();
-    } catch (const OutputError&) {
-      std::cerr << "mcptriage: error: cannot write " << r.what << " report " << escape_terminal(r.path) << "\n";
-      exit_code = ExitCode::input_error;
+    } catch (const OutputError& e) {
+      if (e.kind() == OutputError::Kind::closed && !r.file) continue;  // `--report-tap -` into a closed pipe
+      std::cerr << "mcptriage: error: " << escape_terminal(e.what()) << "\n";
+      output_failed = true;
     }
   }
   if (!config.quiet) std::cerr << "mcptriage: " << triage.tally().summary(reporter.input_errors) << "\n";
-  if (exit_code == ExitCode::ok && broken > 0) exit_code = ExitCode::expectation_broken;
-  return exit_code;
+  return output_failed ? ExitCode::output_error : run_status(reporter.input_errors, broken);
 }
 
 }  // namespace mcptriage::cli
