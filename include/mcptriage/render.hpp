@@ -12,6 +12,7 @@
 #include "mcptriage/classify.hpp"
 #include "mcptriage/output.hpp"
 #include "mcptriage/record.hpp"
+#include "mcptriage/session.hpp"
 
 namespace mcptriage {
 
@@ -116,5 +117,31 @@ std::string redact_header(std::string_view name, std::string_view value);
 /// fragment: names holding `token`, `secret`, `key`, `password`, `credential`, `signature`, and
 /// `code`, `sig`, `auth`, `session`, `session_id`, `jwt`, `pwd`, `pass`.
 std::string redact_url(std::string_view url);
+
+// ---------------------------------------------------------------------------------------------
+// Sessions (docs/output.md "Sessions"): src/render/session.cpp
+
+/// The `"session":{...}` member for an exchange record (without a leading comma).
+std::string render_session_member(const SessionAnnotation& a);
+
+/// Appends render_session_member(a) to `out`.
+void append_session_member(std::string& out, const SessionAnnotation& a);
+
+/// Inserts render_session_member(a) as the last member of the JSON object `record_json`.
+std::string with_session_member(std::string record_json, const SessionAnnotation& a);
+/// Appends with_session_member(record_json, a) to `out`.
+void append_with_session_member(std::string& out, std::string_view record_json, const SessionAnnotation& a);
+
+/// A skipped record: `{"schema":1,"kind":"skipped","skipped":true,"source":...,"format":...,"reason":...,"detail":...}`.
+std::string render_skipped_jsonl(std::string_view source, std::string_view format, const Skip& skip);
+
+/// The summary record: `{"schema":1,"kind":"session_summary","source":INPUT,...}`.
+std::string render_summary_jsonl(std::string_view input, std::string_view format, const SessionSummary& s);
+
+/// Lines for the table view: `session INPUT: ...` then indented skipped, replay and finding lines.
+std::string render_summary_table(std::string_view input, const SessionSummary& s,
+                                 const std::vector<std::pair<std::string, Skip>>& skipped,
+                                 const std::vector<std::pair<std::string, SessionAnnotation>>& notable,
+                                 std::size_t skipped_omitted = 0, std::size_t notable_omitted = 0);
 
 }  // namespace mcptriage

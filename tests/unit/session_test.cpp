@@ -10,6 +10,7 @@
 #include "mcptriage/advice.hpp"
 #include "mcptriage/classify.hpp"
 #include "mcptriage/exchange.hpp"
+#include "mcptriage/render.hpp"
 #include "mcptriage/session.hpp"
 
 namespace {
