@@ -158,24 +158,14 @@ class Pipeline final : public Feed {
   }
 
   void document(std::size_t input, std::string bytes) override {
-    flush_group();
-    auto u = std::make_unique<Unit>();
-    u->kind = Unit::Kind::bytes;
-    u->input = input;
+    auto u = unit(Unit::Kind::bytes, input);
     u->data = std::move(bytes);
     emit(std::move(u));
   }
 
   void lines(std::size_t input, std::string block, std::size_t first_line, bool last) override {
-    flush_group();
-    if (input != flags_input_ || !log_flags_) {
-      flags_input_ = input;
-      log_flags_ = std::make_shared<const ContextFlags>(work_fn_.context(input));
-    }
-    auto u = std::make_unique<Unit>();
-    u->kind = Unit::Kind::block;
-    u->input = input;
-    u->flags = log_flags_;
+    auto u = unit(Unit::Kind::block, input);
+    u->flags = stream_context(input);
     u->last_block = last;
     u->first_line = first_line;
     u->data = std::move(block);
@@ -183,25 +173,15 @@ class Pipeline final : public Feed {
   }
 
   void exchanges(std::size_t input, std::vector<Exchange> exchanges, bool live) override {
-    flush_group();
-    if (input != flags_input_ || !log_flags_) {
-      flags_input_ = input;
-      log_flags_ = std::make_shared<const ContextFlags>(work_fn_.context(input));
-    }
-    auto u = std::make_unique<Unit>();
-    u->kind = Unit::Kind::exchanges;
-    u->input = input;
-    u->flags = log_flags_;
+    auto u = unit(Unit::Kind::exchanges, input);
+    u->flags = stream_context(input);
     u->ready = std::move(exchanges);
     u->live = live;
     emit(std::move(u));
   }
 
   void failed(std::size_t input, std::string why) override {
-    flush_group();
-    auto u = std::make_unique<Unit>();
-    u->kind = Unit::Kind::error;
-    u->input = input;
+    auto u = unit(Unit::Kind::error, input);
     u->error = std::move(why);
     emit(std::move(u));
   }
@@ -266,6 +246,24 @@ class Pipeline final : public Feed {
       const std::uint64_t one = 1;
       [[maybe_unused]] const ssize_t n = ::write(stop_event_, &one, sizeof one);
     }
+  }
+
+  /// A new unit of `input`, after the small files grouped so far (they come first).
+  std::unique_ptr<Unit> unit(Unit::Kind kind, std::size_t input) {
+    flush_group();
+    auto u = std::make_unique<Unit>();
+    u->kind = kind;
+    u->input = input;
+    return u;
+  }
+
+  /// The request context of an input fed in parts (a log's blocks, exchanges), read once.
+  std::shared_ptr<const ContextFlags> stream_context(std::size_t input) {
+    if (input != flags_input_ || !log_flags_) {
+      flags_input_ = input;
+      log_flags_ = std::make_shared<const ContextFlags>(work_fn_.context(input));
+    }
+    return log_flags_;
   }
 
   void flush_group() {
