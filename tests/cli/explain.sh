@@ -11,8 +11,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 "$bin" explain --list >/dev/full 2>"$work/full.err"
-check "a full disk is exit 3" test $? = 3
-check "... with a message" grep -q "cannot write to standard output" "$work/full.err"
+check "a full disk is exit 4 (the output could not be written)" test $? = 4
+check "... with a message" grep -qx "mcptriage: error: explain: cannot write standard output: No space left on device" "$work/full.err"
 # More than a pipe holds (64 KiB), so that the write meets the closed pipe.
 many=$(for i in $(seq 100); do echo duplicate_member STREAM_INCOMPLETE; done)
 # shellcheck disable=SC2086
