@@ -38,7 +38,7 @@ std::string render_jsonl(const Record& r, std::string_view input);
 void append_jsonl(std::string& out, const Record& r, std::string_view input);
 /// render_jsonl(r, input) in two parts: the head `{"schema":1,"source":...,"format":...,` (what
 /// a JSON Lines log read in blocks renumbers) and the rest, from `"outcome"` to the closing
-/// brace (what a worker thread renders ahead: Record::jsonl_tail).
+/// brace (what the JSON Lines sink renders ahead on a worker thread: RecordSink::prepare).
 void append_jsonl_head(std::string& out, const Record& r, std::string_view input);
 void append_jsonl_tail(std::string& out, const Record& r);
 
