@@ -137,10 +137,11 @@ std::vector<mcptriage::Record> classify_checked(const mcptriage::Exchange& ex,
   std::vector<mcptriage::Record> records;
   for (std::size_t i = 0; i < first.size(); ++i) {
     check_classification(ex, first[i]);
-    mcptriage::Record a{ex.source, ex.format, first[i]};
-    mcptriage::Record b{ex.source, ex.format, second[i]};
-    const std::string line = mcptriage::render_jsonl(a);
-    if (line != mcptriage::render_jsonl(b)) fail("classify is not deterministic (JSONL differs)", line);
+    const mcptriage::SourceRef where{0, 1, first.size() > 1 ? std::optional<std::size_t>(i) : std::nullopt};
+    mcptriage::Record a{where, ex.format, first[i]};
+    mcptriage::Record b{where, ex.format, second[i]};
+    const std::string line = mcptriage::render_jsonl(a, "fuzz");
+    if (line != mcptriage::render_jsonl(b, "fuzz")) fail("classify is not deterministic (JSONL differs)", line);
     check_jsonl_line(line);
     records.push_back(std::move(a));
   }

@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (auto& r : fuzzcheck::classify_checked(ex, flags)) records.push_back(std::move(r));
     }
   }
-  fuzzcheck::check_table(mcptriage::render_table(records, false), false);
-  fuzzcheck::check_table(mcptriage::render_table(records, true), true);
+  fuzzcheck::check_table(mcptriage::render_table(records, "fuzz", false), false);
+  fuzzcheck::check_table(mcptriage::render_table(records, "fuzz", true), true);
   return 0;
 }

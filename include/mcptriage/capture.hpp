@@ -76,6 +76,12 @@ struct LinesBlock {
   /// into `exchanges`. Pass them as `skip_lines` to the read of those lines.
   std::vector<std::size_t> carry_skip;
 };
+/// The format of the exchanges of a JSON Lines log: exchange_log once some line wraps a message
+/// with HTTP facts (`wrapped`; read block by block: once some block so far was), else
+/// jsonrpc_messages. What read_capture names a whole log; the pipeline renames a block's
+/// exchanges by it.
+CaptureFormat lines_format(bool wrapped);
+
 /// `first_line` is the number of lines of the log before `lines`, so that line numbers in
 /// details and warnings count from the start of the log. `padded`: the caller promises that 64
 /// allocated bytes (simdjson's SIMDJSON_PADDING, any content) follow `lines` in memory, so each

@@ -1,6 +1,8 @@
 // Owned, library-free data types that flow between modules: a captured HTTP exchange.
 #pragma once
 
+#include <charconv>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -120,5 +122,44 @@ struct Exchange {
   /// and the entry is printed as a skipped record instead of being classified.
   std::optional<Skip> skipped = std::nullopt;
 };
+
+/// Where a record comes from, as integers: the input of the run, the exchange in it, and the
+/// element of a batch reply that gave several records. Only renderers turn it into text
+/// (append_source_text: "name#N", "name#N[k]"), so that the readers, the pipeline and the
+/// session analysis pass numbers, and a log read in blocks is renumbered by adding.
+struct SourceRef {
+  std::size_t input = 0;                ///< index of the input in the run, from 0
+  std::size_t exchange = 0;             ///< exchange in the input, from 1 (`#N`); 0: the input as a whole
+  std::optional<std::size_t> element = std::nullopt;  ///< `[k]` (from 0) when the exchange gave several records
+  bool operator==(const SourceRef&) const = default;
+};
+
+/// Appends what follows "name#" in the text of `ref`: "N", or "N[k]" for a batch element.
+inline void append_source_number(std::string& out, const SourceRef& ref) {
+  char digits[24];
+  out.append(digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, ref.exchange).ptr - digits));
+  if (ref.element) {
+    out += '[';
+    out.append(digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, *ref.element).ptr - digits));
+    out += ']';
+  }
+}
+
+/// Appends the text of `ref` in the input named `input_name`: "name#N", "name#N[k]", or the
+/// name alone for exchange 0.
+inline void append_source_text(std::string& out, std::string_view input_name, const SourceRef& ref) {
+  out += input_name;
+  if (ref.exchange == 0) return;
+  out += '#';
+  append_source_number(out, ref);
+}
+
+/// append_source_text into a new string.
+inline std::string source_text(std::string_view input_name, const SourceRef& ref) {
+  std::string out;
+  out.reserve(input_name.size() + 16);
+  append_source_text(out, input_name, ref);
+  return out;
+}
 
 }  // namespace mcptriage

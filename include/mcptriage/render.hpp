@@ -4,48 +4,48 @@
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "mcptriage/classify.hpp"
+#include "mcptriage/output.hpp"
+#include "mcptriage/record.hpp"
+#include "mcptriage/session.hpp"
 
 namespace mcptriage {
 
-struct SessionFacts;  // mcptriage/session.hpp
+/// The JSON Lines output into `out` (docs/output.md): a record per line, with a `session` member
+/// when its input holds more than one entry, skipped records in their place, and a summary
+/// record after the records of such an input. Renders each record's text from `"outcome"` on
+/// ahead on the worker threads (RecordSink::prepare).
+std::unique_ptr<RecordSink> make_jsonl_sink(Output& out);
 
-/// One output row: where it came from plus the verdict.
-struct Record {
-  std::string source;  ///< "file#N" (and "[i]" for batch elements)
-  CaptureFormat format = CaptureFormat::curl_i;  ///< detected capture format
-  Classification c;
-  /// What the session analysis needs of the record's exchange (src/session, set by the CLI;
-  /// shared by the records of one batch reply). When `facts->skipped` is set the record stands
-  /// for a skipped entry and `c` means nothing. Null: no session analysis.
-  std::shared_ptr<const SessionFacts> facts = nullptr;
-  /// append_jsonl_tail(*this) rendered where the record was made (a worker thread, for JSON
-  /// Lines output), or empty. Stale once `c` changes (the outputSchema check).
-  std::string jsonl_tail = {};
-};
+/// The table into `out` (docs/output.md "Table"), a page of 4,096 rows at a time (`color`:
+/// ANSI colours on the OUTCOME column), then each session's block and the skipped entries.
+std::unique_ptr<RecordSink> make_table_sink(Output& out, bool color);
 
 /// JSON Lines schema version written in every record as `schema` (docs/output.md).
 inline constexpr int kSchemaVersion = 1;
 
-/// One JSON object, no newline. Schema: docs/output.md. Strings are escaped per RFC 8259;
+/// One JSON object, no newline, for a record of the input named `input` (its `source` is
+/// source_text(input, r.source)). Schema: docs/output.md. Strings are escaped per RFC 8259;
 /// a string field holding bytes that are not UTF-8 shows them as U+FFFD and carries them
 /// losslessly in a sibling `<field>_bytes` (base64); secrets are redacted (see redact()).
-std::string render_jsonl(const Record& r);
-/// Appends render_jsonl(r) to `out`.
-void append_jsonl(std::string& out, const Record& r);
-/// render_jsonl(r) in two parts: the head `{"schema":1,"source":...,"format":...,` (what a JSON
-/// Lines log read in blocks renumbers) and the rest, from `"outcome"` to the closing brace
-/// (what a worker thread renders ahead: Record::jsonl_tail).
-void append_jsonl_head(std::string& out, const Record& r);
+std::string render_jsonl(const Record& r, std::string_view input);
+/// Appends render_jsonl(r, input) to `out`.
+void append_jsonl(std::string& out, const Record& r, std::string_view input);
+/// render_jsonl(r, input) in two parts: the head `{"schema":1,"source":...,"format":...,` (what
+/// a JSON Lines log read in blocks renumbers) and the rest, from `"outcome"` to the closing
+/// brace (what the JSON Lines sink renders ahead on a worker thread: RecordSink::prepare).
+void append_jsonl_head(std::string& out, const Record& r, std::string_view input);
 void append_jsonl_tail(std::string& out, const Record& r);
 
-/// Aligned table (header + one row per record, then an indented detail line each).
-/// `color` adds ANSI colours to the outcome column. Untrusted text is escaped (escape_terminal).
-std::string render_table(const std::vector<Record>& records, bool color);
+/// Aligned table (header + one row per record, then an indented detail line each), for records
+/// of the input named `input`. `color` adds ANSI colours to the outcome column. Untrusted text
+/// is escaped (escape_terminal).
+std::string render_table(const std::vector<Record>& records, std::string_view input, bool color);
 
 /// One record's row of the table, its cells already redacted and escaped: what the table view
 /// keeps of each record until the column widths are known (a few hundred bytes, not the record).
@@ -56,7 +56,7 @@ struct TableRow {
   std::string detail;                       ///< the indented detail line
   std::string retry;                        ///< the indented retry line ("" when the advice is none)
 };
-TableRow table_row(const Record& r);
+TableRow table_row(const Record& r, std::string_view input);
 /// render_table over rows made by table_row().
 std::string render_table(const std::vector<TableRow>& rows, bool color);
 
@@ -117,5 +117,31 @@ std::string redact_header(std::string_view name, std::string_view value);
 /// fragment: names holding `token`, `secret`, `key`, `password`, `credential`, `signature`, and
 /// `code`, `sig`, `auth`, `session`, `session_id`, `jwt`, `pwd`, `pass`.
 std::string redact_url(std::string_view url);
+
+// ---------------------------------------------------------------------------------------------
+// Sessions (docs/output.md "Sessions"): src/render/session.cpp
+
+/// The `"session":{...}` member for an exchange record (without a leading comma).
+std::string render_session_member(const SessionAnnotation& a);
+
+/// Appends render_session_member(a) to `out`.
+void append_session_member(std::string& out, const SessionAnnotation& a);
+
+/// Inserts render_session_member(a) as the last member of the JSON object `record_json`.
+std::string with_session_member(std::string record_json, const SessionAnnotation& a);
+/// Appends with_session_member(record_json, a) to `out`.
+void append_with_session_member(std::string& out, std::string_view record_json, const SessionAnnotation& a);
+
+/// A skipped record: `{"schema":1,"kind":"skipped","skipped":true,"source":...,"format":...,"reason":...,"detail":...}`.
+std::string render_skipped_jsonl(std::string_view source, std::string_view format, const Skip& skip);
+
+/// The summary record: `{"schema":1,"kind":"session_summary","source":INPUT,...}`.
+std::string render_summary_jsonl(std::string_view input, std::string_view format, const SessionSummary& s);
+
+/// Lines for the table view: `session INPUT: ...` then indented skipped, replay and finding lines.
+std::string render_summary_table(std::string_view input, const SessionSummary& s,
+                                 const std::vector<std::pair<std::string, Skip>>& skipped,
+                                 const std::vector<std::pair<std::string, SessionAnnotation>>& notable,
+                                 std::size_t skipped_omitted = 0, std::size_t notable_omitted = 0);
 
 }  // namespace mcptriage

@@ -3,11 +3,15 @@
 
 #include <expected>
 #include <map>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "mcptriage/classify.hpp"
+#include "mcptriage/output.hpp"
 #include "mcptriage/render.hpp"
 
 namespace mcptriage {
@@ -35,9 +39,16 @@ std::expected<Manifest, std::string> parse_manifest(std::string_view text);
 /// Parses a comma-separated outcome list (`--expect`, `--fail-on`). Error names the bad word.
 std::expected<std::vector<Outcome>, std::string> parse_outcome_list(const std::vector<std::string>& words);
 
+/// Checks the classification `c` of the record named `source` against `expect` (the record's
+/// manifest line, or `--expect`; null for none) and `--fail-on`'s outcomes; a --fail-on match
+/// is the failure named when both break.
+Check check_expectations(std::string_view source, const Classification& c, const Expectation* expect,
+                         std::span<const Outcome> fail_on);
+
 /// The verdict on one record, for reports.
 struct CaseResult {
-  Record record;
+  std::string source;                ///< the record's source text ("name#N")
+  Classification c;                  ///< its verdict
   std::string input;                 ///< the input the record came from (JUnit testsuite)
   bool has_expectation = false;
   bool passed = true;
@@ -56,6 +67,11 @@ std::string junit_report(const std::vector<CaseResult>& cases, const std::vector
 
 /// TAP version 13 (with YAML diagnostics): one test point per exchange and per unreadable input.
 std::string tap_report(const std::vector<CaseResult>& cases, const std::vector<InputFailure>& errors);
+
+/// The JUnit report (junit_report) as a sink: written to `out` when the run finishes.
+std::unique_ptr<RecordSink> make_junit_sink(Output& out);
+/// The TAP report (tap_report) as a sink: written to `out` when the run finishes.
+std::unique_ptr<RecordSink> make_tap_sink(Output& out);
 
 /// Running counts for the end-of-run summary line (constant memory, whatever the run's size).
 struct Tally {

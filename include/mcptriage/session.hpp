@@ -26,7 +26,8 @@ struct ToolDefinition {
   std::optional<bool> destructive_hint;  ///< `annotations.destructiveHint`
   std::optional<bool> idempotent_hint;   ///< `annotations.idempotentHint`
   std::optional<std::string> output_schema;  ///< `outputSchema` as JSON text, when an object
-  std::string source;                    ///< record source of the tools/list that defined it
+  std::string source;                    ///< the tools/list exchange that defined it ("name#N"):
+                                         ///< set by SessionTracker::add, which knows the numbering
 };
 
 /// What the session analysis needs of one exchange, extracted where the exchange is at hand
@@ -75,6 +76,25 @@ struct SessionFinding {
   std::string detail;  ///< one line
 };
 
+/// What the session analysis changes in an entry's first record once it knows more than the
+/// classifier did: a tools/call TOOL_SUCCESS whose structuredContent does not match the tool's
+/// outputSchema (MCP 2025-06-18 server/tools §Output schema) becomes INVALID_TOOL_RESULT, or
+/// gets a warning that the schema could not be checked. The run applies it before any output
+/// sees the record, and then recomputes the retry advice of a new verdict (session/ gives none).
+struct Amendment {
+  struct Verdict {
+    Outcome outcome = Outcome::INVALID_TOOL_RESULT;
+    Reason reason = Reason::structured_content_schema_mismatch;
+    std::string detail;   ///< names the tool, the tools/list record and what is wrong
+    std::string pointer;  ///< JSON Pointer of the fault (`/result/structuredContent/count`)
+  };
+  std::optional<Verdict> verdict;     ///< the record's new verdict
+  std::vector<std::string> warnings;  ///< appended to the record's warnings
+  /// Sets `c`'s outcome (and its layer), reason, detail and pointer to the verdict's, and appends
+  /// the warnings. `c.retry` is left as it was.
+  void apply(Classification& c) const;
+};
+
 /// The session annotations of one entry (shared by the records of a batch reply).
 struct SessionAnnotation {
   std::size_t entry = 0;                   ///< 0-based position of the entry in the capture
@@ -86,6 +106,7 @@ struct SessionAnnotation {
   std::optional<Replay> replay;
   std::vector<SessionFinding> findings;
   bool schema_checked = false;             ///< structuredContent was checked against outputSchema
+  std::optional<Amendment> amendment;      ///< for the entry's first record (the outputSchema check)
 };
 
 /// A request that never got a JSON-RPC response for its id.
@@ -144,18 +165,20 @@ class SessionTracker {
   static constexpr std::size_t kWindow = 16384;   ///< entries looked back at for pairing and replays
   static constexpr std::size_t kMaxTools = 4096;  ///< tool definitions remembered (the latest per name)
 
-  /// `now_unix_seconds` is used for the retry advice of records the schema check rewrites.
-  explicit SessionTracker(long long now_unix_seconds);
+  /// `input_name` names the capture in the sources that details and the summary cite.
+  explicit SessionTracker(std::string input_name);
   ~SessionTracker();
   SessionTracker(SessionTracker&&) noexcept;
   SessionTracker& operator=(SessionTracker&&) noexcept;
 
-  /// One entry: its facts, and its records (`sources[k]` is the source of `records[k]`).
+  /// One entry: its facts, and its records (none for a skipped entry); `exchange` is where the
+  /// entry is (its element unset): `records[k]` is element k of it when there are several.
   /// A tools/call TOOL_SUCCESS whose structuredContent does not match the tool's outputSchema
-  /// (from an earlier tools/list in the capture) is rewritten in place to INVALID_TOOL_RESULT,
-  /// reason `structured_content_schema_mismatch`, with the pointer of the fault.
-  SessionAnnotation add(const SessionFacts& facts, const std::vector<Classification*>& records,
-                        const std::vector<std::string_view>& sources);
+  /// (from an earlier tools/list in the capture) comes back as an Amendment of its record to
+  /// INVALID_TOOL_RESULT, reason `structured_content_schema_mismatch`, with the pointer of the
+  /// fault; the summary counts the record as amended.
+  SessionAnnotation add(const SessionFacts& facts, const std::vector<const Classification*>& records,
+                        SourceRef exchange);
 
   SessionSummary summary() const;
 
@@ -163,15 +186,6 @@ class SessionTracker {
   struct State;
   std::unique_ptr<State> state_;
 };
-
-/// The whole analysis of one capture at once: `results[i]` are the records of `exchanges[i]`
-/// (empty for skipped entries); they may be rewritten as SessionTracker::add says.
-struct SessionAnalysis {
-  std::vector<SessionAnnotation> entries;  ///< one per exchange
-  SessionSummary summary;
-};
-SessionAnalysis analyze_session(const std::vector<Exchange>& exchanges,
-                                std::vector<std::vector<Classification>>& results, long long now_unix_seconds);
 
 // ---------------------------------------------------------------------------------------------
 // outputSchema checks
@@ -192,31 +206,5 @@ struct SchemaMismatch {
 /// number of steps (a hostile schema times a hostile instance).
 std::expected<std::optional<SchemaMismatch>, std::string> check_schema(std::string_view schema_json,
                                                                        std::string_view instance_json);
-
-// ---------------------------------------------------------------------------------------------
-// Rendering (docs/output.md "Sessions")
-
-/// The `"session":{...}` member for an exchange record (without a leading comma).
-std::string render_session_member(const SessionAnnotation& a);
-
-/// Appends render_session_member(a) to `out`.
-void append_session_member(std::string& out, const SessionAnnotation& a);
-
-/// Inserts render_session_member(a) as the last member of the JSON object `record_json`.
-std::string with_session_member(std::string record_json, const SessionAnnotation& a);
-/// Appends with_session_member(record_json, a) to `out`.
-void append_with_session_member(std::string& out, std::string_view record_json, const SessionAnnotation& a);
-
-/// A skipped record: `{"schema":1,"kind":"skipped","skipped":true,"source":...,"format":...,"reason":...,"detail":...}`.
-std::string render_skipped_jsonl(std::string_view source, std::string_view format, const Skip& skip);
-
-/// The summary record: `{"schema":1,"kind":"session_summary","source":INPUT,...}`.
-std::string render_summary_jsonl(std::string_view input, std::string_view format, const SessionSummary& s);
-
-/// Lines for the table view: `session INPUT: ...` then indented skipped, replay and finding lines.
-std::string render_summary_table(std::string_view input, const SessionSummary& s,
-                                 const std::vector<std::pair<std::string, Skip>>& skipped,
-                                 const std::vector<std::pair<std::string, SessionAnnotation>>& notable,
-                                 std::size_t skipped_omitted = 0, std::size_t notable_omitted = 0);
 
 }  // namespace mcptriage

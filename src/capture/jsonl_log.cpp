@@ -878,7 +878,7 @@ class JsonLinesReader {
   }
 
   std::vector<Exchange> to_exchanges() {
-    const CaptureFormat format = any_wrapped_ ? CaptureFormat::exchange_log : CaptureFormat::jsonrpc_messages;
+    const CaptureFormat format = lines_format(any_wrapped_);
     std::vector<Exchange> out;
     out.reserve(pending_.size());
     std::size_t index = first_index_;
@@ -1015,3 +1015,9 @@ std::expected<JsonLinesBlock, CaptureError> read_json_lines_block(std::string_vi
 }
 
 }  // namespace mcptriage::capture
+
+namespace mcptriage {
+
+CaptureFormat lines_format(bool wrapped) { return wrapped ? CaptureFormat::exchange_log : CaptureFormat::jsonrpc_messages; }
+
+}  // namespace mcptriage

@@ -4,7 +4,7 @@
 // reason tables and docs/output.schema.json's reason list are checked against it (CatalogueDocs.*).
 #include <array>
 
-#include "classify/spec_links.hpp"
+#include "mcp/spec_links.hpp"
 #include "mcptriage/verdict.hpp"
 
 namespace mcptriage {

@@ -3,10 +3,11 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
+#include <unistd.h>
 
+#include <cstdio>
+
+#include "io/output.hpp"
 #include "mcptriage/render.hpp"
 #include "mcptriage/verdict.hpp"
 
@@ -16,7 +17,7 @@ namespace {
 constexpr std::size_t kWidth = 78;  ///< columns of the wrapped paragraphs
 constexpr int kOk = 0;
 constexpr int kUsage = 2;        ///< docs/exit-codes.md
-constexpr int kWriteError = 3;   ///< standard output could not be written
+constexpr int kWriteError = 4;   ///< standard output could not be written
 
 constexpr std::string_view kUsageText =
     "usage: mcptriage explain NAME...   what a reason code, an outcome or a skipped record's reason means\n"
@@ -115,10 +116,18 @@ std::string list_text() {
   return out;
 }
 
-/// Writes all of `text` to standard output; false (errno set) when it could not be written.
-bool write_stdout(std::string_view text) {
-  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size()) return false;
-  return std::fflush(stdout) == 0;
+/// Writes all of `text` to standard output (the run's checked writer, io::write_all): kOk, also
+/// when the reader went away (`| head`: stop quietly, as the main command does), else the error
+/// on standard error and kWriteError.
+int write_stdout(std::string_view text) {
+  try {
+    io::write_all(STDOUT_FILENO, text, "standard output");
+  } catch (const OutputError& e) {
+    if (e.kind() == OutputError::Kind::closed) return kOk;
+    std::fprintf(stderr, "mcptriage: error: explain: %s\n", e.what());
+    return kWriteError;
+  }
+  return kOk;
 }
 
 }  // namespace
@@ -147,7 +156,7 @@ int explain_main(int argc, char** argv) {
   bool list = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
-    if (arg == "-h" || arg == "--help") return write_stdout(kUsageText) || errno == EPIPE ? kOk : kWriteError;
+    if (arg == "-h" || arg == "--help") return write_stdout(kUsageText);
     if (arg == "--list") {
       list = true;
     } else if (arg.starts_with("-") && arg != "-") {
@@ -186,12 +195,7 @@ int explain_main(int argc, char** argv) {
     std::fputs(message.c_str(), stderr);
   }
   if (unknown) return kUsage;
-  if (!write_stdout(explain_text(names, list))) {
-    if (errno == EPIPE) return kOk;  // the reader went away (`| head`): stop quietly, as the main command does
-    std::fprintf(stderr, "mcptriage: error: explain: cannot write to standard output: %s\n", std::strerror(errno));
-    return kWriteError;
-  }
-  return kOk;
+  return write_stdout(explain_text(names, list));
 }
 
 }  // namespace mcptriage::cli

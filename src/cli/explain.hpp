@@ -12,8 +12,8 @@ namespace mcptriage::cli {
 /// `argv[0]` is "explain" (main passes its argv from 1). Prints each NAME's entries on standard
 /// output; a code shared by several outcomes prints each of its reasons. Exit status: 0; 2 (usage
 /// error: no NAME, an unknown option, or a NAME that is none of the names, with the nearest names
-/// suggested on standard error, nothing printed); 3 when standard output cannot be written (a
-/// closed pipe, EPIPE, ends it quietly with 0). Expects SIGPIPE ignored, as main() sets it.
+/// suggested on standard error, nothing printed); 4 when standard output cannot be written (a
+/// closed pipe, EPIPE, ends it quietly with 0; docs/exit-codes.md). Expects SIGPIPE ignored, as main() sets it.
 int explain_main(int argc, char** argv);
 
 /// The text `explain_main` prints: with `list`, every name (reasons under their outcome), then

@@ -3,7 +3,7 @@
 
 #include <array>
 
-#include "classify/spec_links.hpp"
+#include "mcp/spec_links.hpp"
 #include "mcptriage/classify.hpp"
 
 namespace mcptriage {

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "mcptriage/advice.hpp"
 #include "mcptriage/capture.hpp"
 #include "mcptriage/http.hpp"
 #include "mcptriage/render.hpp"
@@ -22,7 +23,7 @@ struct Triage::Table {
 };
 
 Triage::Triage(TriageOptions options, std::FILE* out)
-    : opt_(std::move(options)), out_(out), tracker_(static_cast<long long>(std::time(nullptr))),
+    : opt_(std::move(options)), out_(out), tracker_(opt_.input_name),
       table_(std::make_unique<Table>()) {}
 
 Triage::~Triage() = default;
@@ -64,22 +65,26 @@ std::vector<Verdict> Triage::add(std::string_view line, std::size_t n,
     return verdicts;
   }
   const bool jsonl = opt_.format == "jsonl";
+  std::size_t index = n - 1;  // the block's exchanges are numbered from n (read_lines_block)
   for (Exchange& ex : block->exchanges) {
     ++entries_;
+    const SourceRef ex_ref{0, ++index};
     format_name_ = std::string(to_string(ex.format));
+    std::string source_text;  // "input#N"
+    append_source_text(source_text, opt_.input_name, ex_ref);
     if (ex.skipped) {
       SessionFacts facts;
       facts.skipped = ex.skipped;
-      tracker_.add(facts, {}, {ex.source});
+      tracker_.add(facts, {}, ex_ref);
       Verdict v;
-      v.source = ex.source;
+      v.source = source_text;
       v.skipped = true;
       v.skip_reason = std::string(to_string(ex.skipped->reason));
       v.http_method = ex.request ? ex.request->method_line : "";
       if (jsonl) {
-        emit_jsonl(render_skipped_jsonl(ex.source, to_string(ex.format), *ex.skipped), std::nullopt);
+        emit_jsonl(render_skipped_jsonl(source_text, to_string(ex.format), *ex.skipped), std::nullopt);
       } else {
-        write("skipped " + escape_terminal(redact(ex.source)) + ": " + escape_terminal(redact(to_string(ex.skipped->reason))) +
+        write("skipped " + escape_terminal(redact(source_text)) + ": " + escape_terminal(redact(to_string(ex.skipped->reason))) +
               ": " + escape_terminal(redact(ex.skipped->detail)) + "\n");
       }
       verdicts.push_back(std::move(v));
@@ -89,16 +94,23 @@ std::vector<Verdict> Triage::add(std::string_view line, std::size_t n,
     std::vector<Classification> results = classify(ex, ContextFlags{}, now, &along);
     const SessionFacts facts = extract_session_facts(ex, results, along);
     std::vector<std::string> sources;
+    std::vector<SourceRef> refs;
     for (std::size_t k = 0; k < results.size(); ++k) {
-      sources.push_back(results.size() > 1 ? fmt::format("{}[{}]", ex.source, k) : ex.source);
+      SourceRef ref = ex_ref;
+      if (results.size() > 1) ref.element = k;
+      refs.push_back(ref);
+      std::string text;
+      append_source_text(text, opt_.input_name, ref);
+      sources.push_back(std::move(text));
     }
-    std::vector<Classification*> ptrs;
-    std::vector<std::string_view> views;
-    for (std::size_t k = 0; k < results.size(); ++k) {
-      ptrs.push_back(&results[k]);
-      views.push_back(sources[k]);
+    std::vector<const Classification*> ptrs;
+    for (const Classification& c : results) ptrs.push_back(&c);
+    SessionAnnotation annotation = tracker_.add(facts, ptrs, ex_ref);
+    if (annotation.amendment && !results.empty()) {  // the outputSchema check, applied before any output
+      annotation.amendment->apply(results.front());
+      if (annotation.amendment->verdict) results.front().retry = advise(results.front(), Headers{}, now);
+      annotation.amendment.reset();
     }
-    const SessionAnnotation annotation = tracker_.add(facts, ptrs, views);  // may rewrite outcomes first
     if ((annotation.replay || !annotation.findings.empty()) && !jsonl) {
       if (notable_.size() < SessionTracker::kMaxListed) notable_.emplace_back(sources.front(), annotation);
       else ++notable_omitted_;
@@ -107,11 +119,11 @@ std::vector<Verdict> Triage::add(std::string_view line, std::size_t n,
     if (auto h = find_header(ex.response.headers, "Retry-After")) retry_after = http::retry_after_ms(*h, now);
     for (std::size_t k = 0; k < results.size(); ++k) {
       Record rec;
-      rec.source = sources[k];
+      rec.source = refs[k];
       rec.format = ex.format;
       rec.c = std::move(results[k]);
       Verdict v;
-      v.source = rec.source;
+      v.source = sources[k];
       v.outcome = rec.c.outcome;
       v.reason = std::string(to_string(rec.c.reason));
       v.http_status = rec.c.http_status;
@@ -130,19 +142,19 @@ std::vector<Verdict> Triage::add(std::string_view line, std::size_t n,
       v.session_id = !facts.session_id.empty();
       v.replay = annotation.replay;
       // Expectations, as the CLI checks them (docs/ci.md).
-      CaseResult result{Record{}, opt_.input_name, false, true, ""};
+      CaseResult result{sources[k], {}, opt_.input_name, false, true, ""};
       if (opt_.expect) {
         result.has_expectation = true;
         if (!opt_.expect->holds(rec.c)) {
           result.passed = false;
-          result.failure = fmt::format("{} is {} ({}, layer {}), expected {}", rec.source, to_string(rec.c.outcome),
+          result.failure = fmt::format("{} is {} ({}, layer {}), expected {}", sources[k], to_string(rec.c.outcome),
                                        to_string(rec.c.reason), to_string(rec.c.layer), opt_.expect->describe());
         }
       }
       if (std::find(opt_.fail_on.begin(), opt_.fail_on.end(), rec.c.outcome) != opt_.fail_on.end()) {
         result.has_expectation = true;
         result.passed = false;
-        result.failure = fmt::format("{} is {} ({}), listed in --fail-on", rec.source, to_string(rec.c.outcome),
+        result.failure = fmt::format("{} is {} ({}), listed in --fail-on", sources[k], to_string(rec.c.outcome),
                                      to_string(rec.c.reason));
       }
       if (!result.passed) {
@@ -152,7 +164,7 @@ std::vector<Verdict> Triage::add(std::string_view line, std::size_t n,
       ++records_;
       tally_.add(rec.c.outcome, result.has_expectation, result.passed);
       if (jsonl) {
-        std::string text = render_jsonl(rec);
+        std::string text = render_jsonl(rec, opt_.input_name);
         const std::string extra = live_members ? live_members(v) : std::string();
         if (!extra.empty() && !text.empty() && text.back() == '}') {
           text.pop_back();
@@ -162,12 +174,12 @@ std::vector<Verdict> Triage::add(std::string_view line, std::size_t n,
         }
         emit_jsonl(std::move(text), annotation);
       } else {
-        std::vector<TableRow> rows{table_row(rec)};
+        std::vector<TableRow> rows{table_row(rec, opt_.input_name)};
         write(render_table_page(rows, opt_.color, table_->widths, !table_->started));
         table_->started = true;
       }
       if (!opt_.report_junit.empty() || !opt_.report_tap.empty()) {
-        result.record = std::move(rec);
+        result.c = std::move(rec.c);
         cases_.push_back(std::move(result));
       }
       verdicts.push_back(std::move(v));

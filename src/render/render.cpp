@@ -212,65 +212,62 @@ std::string_view color_of(Outcome o) {
 
 }  // namespace
 
-std::string render_jsonl(const Record& r) {
+std::string render_jsonl(const Record& r, std::string_view input) {
   std::string out;
   out.reserve(1024);
-  append_jsonl(out, r);
+  append_jsonl(out, r, input);
   return out;
 }
 
-void append_jsonl(std::string& out, const Record& r) {
-  append_jsonl_head(out, r);
+void append_jsonl(std::string& out, const Record& r, std::string_view input) {
+  append_jsonl_head(out, r, input);
   append_jsonl_tail(out, r);
 }
 
 namespace {
 
-/// `"source":"…",` for sources "NAME#N" of one input, on the main thread once per record: the
-/// escaped "NAME#" is kept while the name stays the same. Only a name that needs no redaction
-/// and is UTF-8 is kept; then "NAME#" + digits (and "[k]") needs none either, as no credential
-/// rule fires on '#', digits or brackets (detail::may_hold_credential), and the rest is
-/// escaped as append_kv would.
-void append_source(std::string& out, std::string_view source) {
+/// `"source":"NAME#N",` (source_text), on the output thread once per record: the escaped
+/// "NAME#" is kept while the name stays the same. Only a name that needs no redaction and is
+/// UTF-8 is kept; then "NAME#" + digits (and "[k]") needs none either, as no credential rule
+/// fires on '#', digits or brackets (detail::may_hold_credential), and the rest is escaped as
+/// append_kv would.
+void append_source(std::string& out, std::string_view input, const SourceRef& ref) {
   struct Kept {
-    std::string prefix;   ///< "NAME#"
-    std::string escaped;  ///< its JSON escape, or "" when it may not be kept
+    std::string name;     ///< the input name
+    std::string escaped;  ///< the JSON escape of "NAME#", or "" when it may not be kept
   };
   thread_local Kept kept;
-  const std::size_t hash = source.rfind('#');
-  if (hash != std::string_view::npos) {
-    const std::string_view prefix = source.substr(0, hash + 1);
-    const std::string_view rest = source.substr(hash + 1);
-    const bool plain_rest = !rest.empty() && std::all_of(rest.begin(), rest.end(), [](char ch) {
-      return (ch >= '0' && ch <= '9') || ch == '[' || ch == ']';
-    });
-    if (plain_rest) {
-      if (prefix != kept.prefix) {
-        // append_plain_escaped refuses text that is not UTF-8 or that a redaction rule may change.
-        kept.prefix.assign(prefix);
-        kept.escaped.clear();
-        if (!append_plain_escaped(kept.escaped, prefix)) kept.escaped.clear();
-      }
-      if (!kept.escaped.empty()) {
-        out += "\"source\":\"";
-        out += kept.escaped;
-        out += rest;
-        out += '"';
-        return;
-      }
+  if (ref.exchange != 0) {
+    if (input != kept.name) {
+      // append_plain_escaped refuses text that is not UTF-8 or that a redaction rule may change.
+      kept.name.assign(input);
+      kept.escaped.clear();
+      std::string prefix(input);
+      prefix += '#';
+      if (!append_plain_escaped(kept.escaped, prefix)) kept.escaped.clear();
+    }
+    if (!kept.escaped.empty()) {
+      out += "\"source\":\"";
+      out += kept.escaped;
+      append_source_number(out, ref);
+      out += '"';
+      return;
     }
   }
-  append_kv(out, "\"source\":\"", source);
+  thread_local std::string text;
+  text.clear();
+  append_source_text(text, input, ref);
+  append_kv(out, "\"source\":\"", text);
 }
 
 }  // namespace
 
-void append_jsonl_head(std::string& out, const Record& r) {
+void append_jsonl_head(std::string& out, const Record& r, std::string_view input) {
   out += "{\"schema\":";
   char digits[16];
   out.append(digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, kSchemaVersion).ptr - digits));
   out += ',';
-  append_source(out, r.source);
+  append_source(out, input, r.source);
   out += ',';
   append_kv(out, "\"format\":\"", to_string(r.format));
   out += ',';
@@ -354,7 +351,7 @@ void append_jsonl_tail(std::string& out, const Record& r) {
   put("}");
 }
 
-TableRow table_row(const Record& r) {
+TableRow table_row(const Record& r, std::string_view input) {
   const Classification& c = r.c;
   std::string media = http::media_type(c.content_type);
   if (media.empty()) media = c.transport_captured ? "-" : (r.format == CaptureFormat::bare_sse ? "(sse)" : "(json)");
@@ -372,7 +369,7 @@ TableRow table_row(const Record& r) {
     id += "\xE2\x80\xA6";
   }
   TableRow row;
-  row.cells = {escape_terminal(redact(r.source)), escape_terminal(http), escape_terminal(id),
+  row.cells = {escape_terminal(redact(source_text(input, r.source))), escape_terminal(http), escape_terminal(id),
                std::string(to_string(c.outcome)), std::string(to_string(c.layer)), escape_terminal(to_string(c.reason)),
                std::string(to_string(c.retry.advice))};
   row.outcome = c.outcome;
@@ -381,10 +378,10 @@ TableRow table_row(const Record& r) {
   return row;
 }
 
-std::string render_table(const std::vector<Record>& records, bool color) {
+std::string render_table(const std::vector<Record>& records, std::string_view input, bool color) {
   std::vector<TableRow> rows;
   rows.reserve(records.size());
-  for (const auto& r : records) rows.push_back(table_row(r));
+  for (const auto& r : records) rows.push_back(table_row(r, input));
   return render_table(rows, color);
 }
 

@@ -1,4 +1,4 @@
-// Expectations, manifests, and the JUnit XML / TAP report writers.
+// The JUnit XML / TAP report writers and the run's tally.
 #include "mcptriage/report.hpp"
 #include "render/text_detail.hpp"
 
@@ -6,45 +6,9 @@
 
 #include <algorithm>
 #include <array>
-#include <sstream>
 
 namespace mcptriage {
 namespace {
-
-std::optional<Layer> parse_layer(std::string_view s) {
-  for (Layer l : {Layer::transport, Layer::protocol, Layer::interaction, Layer::application}) {
-    if (to_string(l) == s) return l;
-  }
-  return std::nullopt;
-}
-
-/// The reason code `name` (its first Reason: Expectation compares codes). Error: why, with the
-/// nearest codes.
-std::expected<Reason, std::string> parse_reason(std::string_view name) {
-  const std::vector<Reason> named = reasons_named(name);
-  if (!named.empty()) return named.front();
-  const std::vector<std::string_view> near = nearest_names(name, reason_names());
-  std::string hint;
-  for (std::size_t i = 0; i < near.size(); ++i) {
-    hint += i == 0 ? "" : (i + 1 == near.size() ? " or " : ", ");
-    hint += near[i];
-  }
-  return std::unexpected(
-      hint.empty() ? fmt::format("'{}' is not a reason code (docs/classification.md lists them)", name)
-                   : fmt::format("'{}' is not a reason code; did you mean {}?", name, hint));
-}
-
-std::vector<std::string> split(std::string_view s, char sep) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= s.size()) {
-    std::size_t end = s.find(sep, start);
-    if (end == std::string_view::npos) end = s.size();
-    out.emplace_back(s.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
-}
 
 /// True when the valid UTF-8 text `s` holds U+FFFE or U+FFFF (bytes EF BF BE / EF BF BF) at byte
 /// `i`: besides C0 controls and surrogates, the only code points XML 1.0 `Char` (§2.2) excludes.
@@ -98,71 +62,6 @@ std::string tap_text(std::string_view s) {
 
 }  // namespace
 
-std::string Expectation::describe() const {
-  std::string out;
-  for (auto o : outcomes) out += (out.empty() ? "" : " or ") + std::string(to_string(o));
-  if (out.empty()) out = "any outcome";
-  if (reason) out += fmt::format(", reason {}", to_string(*reason));
-  if (layer) out += fmt::format(", layer {}", to_string(*layer));
-  return out;
-}
-
-bool Expectation::holds(const Classification& c) const {
-  if (!outcomes.empty() && std::find(outcomes.begin(), outcomes.end(), c.outcome) == outcomes.end()) return false;
-  if (reason && !same_code(*reason, c.reason)) return false;
-  if (layer && *layer != c.layer) return false;
-  return true;
-}
-
-std::expected<std::vector<Outcome>, std::string> parse_outcome_list(const std::vector<std::string>& words) {
-  std::vector<Outcome> out;
-  for (const auto& word : words) {
-    for (const auto& name : split(word, ',')) {
-      if (name.empty()) continue;
-      auto o = parse_outcome(name);
-      if (!o) return std::unexpected(fmt::format("'{}' is not an outcome name", name));
-      out.push_back(*o);
-    }
-  }
-  if (out.empty()) return std::unexpected(std::string("no outcome name given"));
-  return out;
-}
-
-std::expected<Manifest, std::string> parse_manifest(std::string_view text) {
-  Manifest m;
-  std::size_t line_no = 0;
-  for (const auto& raw : split(text, '\n')) {
-    ++line_no;
-    std::string line = raw;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    std::istringstream words(line);
-    std::string path;
-    if (!(words >> path) || path.starts_with("#")) continue;
-    std::string outcomes;
-    if (!(words >> outcomes)) return std::unexpected(fmt::format("line {}: '{}' has no expected outcome", line_no, path));
-    Expectation e;
-    auto list = parse_outcome_list({outcomes});
-    if (!list) return std::unexpected(fmt::format("line {}: {}", line_no, list.error()));
-    e.outcomes = *list;
-    std::string extra;
-    while (words >> extra) {
-      if (extra.starts_with("#")) break;
-      if (extra.starts_with("reason=")) {
-        auto named = parse_reason(extra.substr(7));
-        if (!named) return std::unexpected(fmt::format("line {}: {}", line_no, named.error()));
-        e.reason = *named;
-      } else if (extra.starts_with("layer=")) {
-        e.layer = parse_layer(extra.substr(6));
-        if (!e.layer) return std::unexpected(fmt::format("line {}: '{}' is not a layer", line_no, extra.substr(6)));
-      } else {
-        return std::unexpected(fmt::format("line {}: unexpected '{}' (write reason=R or layer=L)", line_no, extra));
-      }
-    }
-    m.entries.emplace_back(path, std::move(e));
-  }
-  return m;
-}
-
 std::string junit_report(const std::vector<CaseResult>& cases, const std::vector<InputFailure>& errors) {
   // Group by input, keeping first-seen order.
   std::vector<std::string> inputs;
@@ -196,8 +95,8 @@ std::string junit_report(const std::vector<CaseResult>& cases, const std::vector
                        xml_escape(input), i, tests, fails, errs);
     for (const auto& c : cases) {
       if (c.input != input) continue;
-      const Classification& k = c.record.c;
-      out += fmt::format("    <testcase classname=\"{}\" name=\"{}\">\n", xml_escape(input), xml_escape(c.record.source));
+      const Classification& k = c.c;
+      out += fmt::format("    <testcase classname=\"{}\" name=\"{}\">\n", xml_escape(input), xml_escape(c.source));
       std::string body = fmt::format("outcome: {}\nlayer: {}\nreason: {}\ndetail: {}\nretry: {}", to_string(k.outcome),
                                      to_string(k.layer), to_string(k.reason), redact(k.detail), redact(k.retry.text));
       if (!c.passed) {
@@ -224,9 +123,9 @@ std::string tap_report(const std::vector<CaseResult>& cases, const std::vector<I
   out += fmt::format("1..{}\n", cases.size() + errors.size());
   std::size_t n = 0;
   for (const auto& c : cases) {
-    const Classification& k = c.record.c;
+    const Classification& k = c.c;
     ++n;
-    out += fmt::format("{} {} - {} {} ({})\n", c.passed ? "ok" : "not ok", n, tap_text(c.record.source),
+    out += fmt::format("{} {} - {} {} ({})\n", c.passed ? "ok" : "not ok", n, tap_text(c.source),
                        to_string(k.outcome), tap_text(to_string(k.reason)));
     out += "  ---\n";
     out += fmt::format("  outcome: {}\n  layer: {}\n  reason: {}\n  detail: {}\n", to_string(k.outcome), to_string(k.layer),

@@ -46,7 +46,7 @@ std::optional<std::string_view> deciding_message(json::Parser& parser, const Exc
   return std::nullopt;
 }
 
-void read_tools(View result, const std::string& source, std::vector<ToolDefinition>& out) {
+void read_tools(View result, std::vector<ToolDefinition>& out) {
   auto tools = result.get("tools");
   if (!tools || !tools->is_array()) return;
   for (View t : tools->items()) {
@@ -54,7 +54,6 @@ void read_tools(View result, const std::string& source, std::vector<ToolDefiniti
     if (!name) continue;
     ToolDefinition def;
     def.name = std::string(*name);
-    def.source = source;
     if (auto ann = t.get("annotations"); ann && ann->is_object()) {
       def.read_only_hint = ann->bool_at("readOnlyHint");
       def.destructive_hint = ann->bool_at("destructiveHint");
@@ -110,7 +109,7 @@ SessionFacts extract_session_facts(const Exchange& ex, const std::vector<Classif
   if (!root) return f;
   auto result = root->get("result");
   if (!result || !result->is_object()) return f;
-  read_tools(*result, ex.source, f.tools);
+  read_tools(*result, f.tools);  // their source is set by SessionTracker::add
   return f;
 }
 

@@ -14,7 +14,6 @@
 #include <utility>
 
 #include "json/dom.hpp"
-#include "mcptriage/advice.hpp"
 #include "mcptriage/session.hpp"
 
 namespace mcptriage {
@@ -130,7 +129,7 @@ struct Nothing {};
 }  // namespace
 
 struct SessionTracker::State {
-  long long now = 0;
+  std::string name;  ///< the capture's name, for the sources cited
   SessionSummary summary;
   std::array<std::size_t, kOutcomeCount> outcomes{};  ///< records by outcome (summary.outcomes at the end)
   std::deque<int> statuses;  ///< the last kMaxStatuses statuses
@@ -206,15 +205,26 @@ struct SessionTracker::State {
   }
 };
 
-SessionTracker::SessionTracker(long long now_unix_seconds) : state_(std::make_unique<State>()) {
-  state_->now = now_unix_seconds;
+SessionTracker::SessionTracker(std::string input_name) : state_(std::make_unique<State>()) {
+  state_->name = std::move(input_name);
 }
 SessionTracker::~SessionTracker() = default;
 SessionTracker::SessionTracker(SessionTracker&&) noexcept = default;
 SessionTracker& SessionTracker::operator=(SessionTracker&&) noexcept = default;
 
-SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<Classification*>& records,
-                                      const std::vector<std::string_view>& sources) {
+void Amendment::apply(Classification& c) const {
+  if (verdict) {
+    c.outcome = verdict->outcome;
+    c.layer = layer_of(c.outcome);
+    c.reason = verdict->reason;
+    c.detail = verdict->detail;
+    c.pointer = verdict->pointer;
+  }
+  for (const std::string& w : warnings) c.warnings.push_back(w);
+}
+
+SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<const Classification*>& records,
+                                      SourceRef exchange) {
   State& s = *state_;
   SessionSummary& sum = s.summary;
   SessionAnnotation a;
@@ -228,7 +238,17 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
     ++sum.skipped_reasons[std::string(to_string(f.skipped->reason))];
     return a;
   }
-  if (!sources.empty()) here.source = sources.front();
+  // The text of record k: element k of the exchange when it gave several records.
+  auto source_of = [&](std::size_t k) {
+    SourceRef ref = exchange;
+    ref.element = records.size() > 1 ? std::optional<std::size_t>(k) : std::nullopt;
+    return source_text(s.name, ref);
+  };
+  if (!records.empty()) {
+    SourceRef first = exchange;
+    first.element = records.size() > 1 ? std::optional<std::size_t>(0) : std::nullopt;
+    append_source_text(here.source, s.name, first);  // in place: cleared above, its room kept
+  }
   const std::string& source = here.source;
   auto finding = [&](std::string code, std::string detail) {
     ++sum.findings[code];
@@ -244,6 +264,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
   const bool request_notification = request_captured && f.request->notification;
   const std::string& tool_name = request_captured ? f.request->tool_name : kNone;
   const std::uint64_t params_hash = request_captured ? f.request->params_hash : 0;
+  std::optional<Classification> amended;  ///< the first record as the outputSchema check amends it
   here.method = !request_method.empty() ? request_method : (primary ? primary->method : std::string());
   const std::string& method = here.method;
 
@@ -336,7 +357,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
     auto tool = s.tools.find(tool_name);
     if (tool != s.tools.end() && tool->second.output_schema && f.result_found) {
       a.schema_checked = true;
-      Classification& c = *records.front();
+      Amendment amendment;
       const std::string base = f.result_pointer + "/structuredContent";
       std::optional<SchemaMismatch> mismatch;
       if (!f.structured_content) {
@@ -346,7 +367,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
       } else {
         auto checked = check_schema(*tool->second.output_schema, *f.structured_content);
         if (!checked) {
-          c.warnings.push_back("outputSchema not checked: " + checked.error());
+          amendment.warnings.push_back("outputSchema not checked: " + checked.error());
         } else if (*checked) {
           mismatch = std::move(**checked);
           mismatch->message = fmt::format("structuredContent does not match the outputSchema of tool \"{}\" ({}): {}",
@@ -354,12 +375,15 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
         }
       }
       if (mismatch) {
-        c.outcome = Outcome::INVALID_TOOL_RESULT;
-        c.layer = layer_of(c.outcome);
-        c.reason = Reason::structured_content_schema_mismatch;
-        c.detail = mismatch->message;
-        c.pointer = base + mismatch->pointer;
-        c.retry = advise(c, Headers{}, s.now);
+        amendment.verdict = Amendment::Verdict{Outcome::INVALID_TOOL_RESULT, Reason::structured_content_schema_mismatch,
+                                               std::move(mismatch->message), base + mismatch->pointer};
+      }
+      if (amendment.verdict || !amendment.warnings.empty()) {
+        // What follows (replays, counts, the first failure) sees the record as the sinks will.
+        amended = *primary;
+        amendment.apply(*amended);
+        primary = &*amended;
+        a.amendment = std::move(amendment);
       }
     }
   }
@@ -444,16 +468,17 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<C
       s.tools_forgotten = true;
       continue;
     }
-    s.tools[t.name] = t;
+    ToolDefinition& kept = s.tools[t.name] = t;
+    kept.source = source_text(s.name, SourceRef{exchange.input, exchange.exchange, std::nullopt});
   }
 
   // Counts and the first failure (after the schema check: it may have changed an outcome).
   for (std::size_t k = 0; k < records.size(); ++k) {
-    const Classification& c = *records[k];
+    const Classification& c = k == 0 && amended ? *amended : *records[k];
     ++sum.records;
     ++s.outcomes[static_cast<std::size_t>(c.outcome)];
     if (!sum.first_failure && is_failure(c.outcome)) {
-      sum.first_failure = SessionSummary::Failure{std::string(k < sources.size() ? sources[k] : std::string_view(source)), a.post_index,
+      sum.first_failure = SessionSummary::Failure{k == 0 ? source : source_of(k), a.post_index,
                                                   c.method.empty() ? method : c.method, c.outcome, std::string(to_string(c.reason)),
                                                   c.http_status};
     }
@@ -515,30 +540,6 @@ SessionSummary SessionTracker::summary() const {
                                     s.replays_total == 1 ? "it" : "them"));
   }
   return sum;
-}
-
-SessionAnalysis analyze_session(const std::vector<Exchange>& exchanges,
-                                std::vector<std::vector<Classification>>& results, long long now_unix_seconds) {
-  SessionAnalysis out;
-  SessionTracker tracker(now_unix_seconds);
-  out.entries.reserve(exchanges.size());
-  for (std::size_t i = 0; i < exchanges.size(); ++i) {
-    std::vector<Classification>& recs = results[i];
-    // What classify() reads along for the analysis: classified again here, records kept as given.
-    ReadAlong along;
-    if (!exchanges[i].skipped) classify(exchanges[i], ContextFlags{}, now_unix_seconds, &along);
-    const SessionFacts facts = extract_session_facts(exchanges[i], recs, along);
-    std::vector<Classification*> ptrs;
-    std::vector<std::string> names;
-    for (std::size_t k = 0; k < recs.size(); ++k) {
-      ptrs.push_back(&recs[k]);
-      names.push_back(recs.size() > 1 ? fmt::format("{}[{}]", exchanges[i].source, k) : exchanges[i].source);
-    }
-    const std::vector<std::string_view> sources(names.begin(), names.end());
-    out.entries.push_back(tracker.add(facts, ptrs, sources));
-  }
-  out.summary = tracker.summary();
-  return out;
 }
 
 }  // namespace mcptriage

@@ -11,8 +11,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 "$bin" explain --list >/dev/full 2>"$work/full.err"
-check "a full disk is exit 3" test $? = 3
-check "... with a message" grep -q "cannot write to standard output" "$work/full.err"
+check "a full disk is exit 4 (the output could not be written)" test $? = 4
+check "... with a message" grep -qx "mcptriage: error: explain: cannot write standard output: No space left on device" "$work/full.err"
 # More than a pipe holds (64 KiB), so that the write meets the closed pipe.
 many=$(for i in $(seq 100); do echo duplicate_member STREAM_INCOMPLETE; done)
 # shellcheck disable=SC2086
@@ -81,4 +81,8 @@ check "bash completes explain" grep -qx explain <<<"$(complete_words "$bin" expl
 check "bash completes reason codes after explain" grep -qx session_expired <<<"$(complete_words "$bin" explain session_e)"
 check "bash completes outcomes after explain" grep -qx STREAM_INCOMPLETE <<<"$(complete_words "$bin" explain STREAM)"
 check "no bogus 'skipped' name" test -z "$(complete_words "$bin" explain skipped)"
+# A capture file named like the subcommand is read as ./explain (the man page, SYNOPSIS).
+mkdir -p "$work/named" && printf '{"jsonrpc":"2.0","id":1,"result":{}}' >"$work/named/explain"
+(cd "$work/named" && "$bin" -q ./explain) >"$work/named.out"
+check "a capture named explain is read as ./explain" grep -q '"source":"./explain#1"' "$work/named.out"
 finish

@@ -125,7 +125,7 @@ TEST(JsonRpcRequest, ARequestReadByTheReaderClassifiesAsTheBodyGivenAsText) {
       const auto b = classify(as_info, {}, 0, &along_info);
       ASSERT_EQ(a.size(), b.size()) << body;
       for (std::size_t i = 0; i < a.size(); ++i) {
-        EXPECT_EQ(render_jsonl(Record{"t#1", CaptureFormat::curl_i, a[i]}), render_jsonl(Record{"t#1", CaptureFormat::curl_i, b[i]}))
+        EXPECT_EQ(render_jsonl(Record{{0, 1}, CaptureFormat::curl_i, a[i]}, "t"), render_jsonl(Record{{0, 1}, CaptureFormat::curl_i, b[i]}, "t"))
             << body << " / " << reply;
       }
       EXPECT_EQ(along_text.request, along_info.request) << body;

@@ -1,10 +1,13 @@
-// The CLI pipeline (src/cli/pipeline.hpp): block-wise and parallel reading gives the records,
-// the `source` numbering and the order of one whole read on one thread.
-#include "cli/pipeline.hpp"
+// The pipeline (src/io/pipeline.hpp): block-wise and parallel reading gives the records, the
+// `source` numbering and the order of one whole read on one thread; a source of its own feeds it.
+#include "io/pipeline.hpp"
+#include "io/read_limited.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <cstdio>
 #include <cstdlib>
@@ -14,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace mcptriage::cli {
+namespace mcptriage::io {
 namespace {
 
 namespace fs = std::filesystem;
@@ -32,54 +35,70 @@ struct TempDir {
   }
 };
 
-/// The records of one exchange, as the CLI makes them (a skipped entry keeps its detail).
-void records_of(const Exchange& ex, const ContextFlags& flags, std::vector<Record>& out) {
+/// The records of one exchange, as the run makes them (a skipped entry keeps its detail).
+void records_of(const Exchange& ex, const ContextFlags& flags, SourceRef where, std::vector<Record>& out) {
   if (ex.skipped) {
-    Record r{ex.source, ex.format, Classification{}};
+    Record r{where, ex.format, Classification{}};
     r.c.detail = "skipped:" + std::string(to_string(ex.skipped->reason)) + " " + ex.skipped->detail;
     out.push_back(std::move(r));
     return;
   }
   auto results = classify(ex, flags, 0);
   for (std::size_t k = 0; k < results.size(); ++k) {
-    out.push_back(Record{results.size() > 1 ? fmt::format("{}[{}]", ex.source, k) : ex.source, ex.format,
-                         std::move(results[k])});
+    Record r{where, ex.format, std::move(results[k])};
+    if (results.size() > 1) r.source.element = k;
+    out.push_back(std::move(r));
   }
 }
 
+/// The records of the exchanges of one whole read of input 0, numbered from 1.
 std::vector<Record> classify_all(const std::vector<Exchange>& exchanges) {
   std::vector<Record> out;
-  for (const Exchange& ex : exchanges) records_of(ex, {}, out);
+  for (std::size_t k = 0; k < exchanges.size(); ++k) records_of(exchanges[k], {}, SourceRef{0, k + 1, std::nullopt}, out);
   return out;
 }
 
 /// One line per record: what must not change with --jobs or block-wise reading (line numbers
-/// in details and warnings included).
-std::string summary(const std::vector<Record>& records) {
+/// in details and warnings included). `name` of input i is names[i].
+std::string summary(const std::vector<Record>& records, const std::vector<std::string>& names) {
   std::string out;
   for (const Record& r : records) {
-    out += fmt::format("{} {} {} {} | {}", r.source, to_string(r.format), to_string(r.c.outcome), to_string(r.c.reason), r.c.detail);
+    out += fmt::format("{} {} {} {} | {}", source_text(names.at(r.source.input), r.source), to_string(r.format),
+                       to_string(r.c.outcome), to_string(r.c.reason), r.c.detail);
     for (const std::string& w : r.c.warnings) out += " | " + w;
     out += '\n';
   }
   return out;
 }
 
+std::string summary(const std::vector<Record>& records, const std::string& name) {
+  return summary(records, std::vector<std::string>{name});
+}
+
+Work work() {
+  Work w;
+  w.context = [](std::size_t) { return ContextFlags{}; };
+  w.records_of = [](const Exchange& ex, const ContextFlags& flags, SourceRef where, std::vector<Record>& out,
+                    std::vector<std::string>&) { records_of(ex, flags, where, out); };
+  return w;
+}
+
 /// The records of `inputs` through the pipeline, each batch's input index noted.
-std::string run(const std::vector<PipelineInput>& inputs, unsigned jobs, std::size_t block_size) {
+std::string run(const std::vector<Input>& inputs, unsigned jobs, std::size_t block_size) {
   PipelineOptions options;
   options.jobs = jobs;
   options.block_size = block_size;
+  std::vector<std::string> names;
+  for (const Input& in : inputs) names.push_back(in.name);
   std::string out;
-  run_pipeline(
-      inputs, options, [](std::size_t) { return ContextFlags{}; },
-      [](const Exchange& ex, const ContextFlags& flags, std::vector<Record>& records) { records_of(ex, flags, records); },
-      [&](Batch&& batch) {
-        if (batch.error) out += fmt::format("input {} error: {}\n", batch.input, *batch.error);
-        out += summary(batch.records);
-      });
+  run_pipeline(inputs, options, work(), [&](Batch&& batch) {
+    if (batch.error) out += fmt::format("input {} error: {}\n", batch.input, *batch.error);
+    out += summary(batch.records, names);
+  });
   return out;
 }
+
+Input file_input(const std::string& path) { return Input{.name = path, .path = path}; }
 
 std::string exchange_log(int lines) {
   std::string log;
@@ -108,12 +127,12 @@ TEST(Pipeline, ExchangeLogInBlocksAndThreadsEqualsOneWholeRead) {
   const std::string path = dir.write("log.jsonl", text);
   auto whole = read_capture(text, path);
   ASSERT_TRUE(whole.has_value());
-  const std::string expected = summary(classify_all(*whole));
+  const std::string expected = summary(classify_all(*whole), path);
   ASSERT_NE(expected.find("#300 "), std::string::npos);
   ASSERT_NE(expected.find("line 390 is not valid JSON"), std::string::npos) << "a line number deep in the log";
   for (std::size_t block : {std::size_t{200}, std::size_t{4096}, std::size_t{1} << 20}) {
     for (unsigned jobs : {1u, 2u, 4u}) {
-      EXPECT_EQ(run({{path, path}}, jobs, block), expected) << "block " << block << ", jobs " << jobs;
+      EXPECT_EQ(run({file_input(path)}, jobs, block), expected) << "block " << block << ", jobs " << jobs;
     }
   }
 }
@@ -133,10 +152,10 @@ TEST(Pipeline, MessageStreamWithRepliesAcrossBlocksIsPairedAsInOneRead) {
   const std::string path = dir.write("stream.jsonl", text);
   auto whole = read_capture(text, path);
   ASSERT_TRUE(whole.has_value());
-  const std::string expected = summary(classify_all(*whole));
+  const std::string expected = summary(classify_all(*whole), path);
   for (std::size_t block : {std::size_t{150}, std::size_t{1000}}) {
     for (unsigned jobs : {1u, 3u}) {
-      EXPECT_EQ(run({{path, path}}, jobs, block), expected) << "block " << block << ", jobs " << jobs;
+      EXPECT_EQ(run({file_input(path)}, jobs, block), expected) << "block " << block << ", jobs " << jobs;
     }
   }
 }
@@ -156,11 +175,11 @@ TEST(Pipeline, PingPongStreamCutBetweenPairsIsPairedAsInOneRead) {
   const std::string path = dir.write("pings.jsonl", text);
   auto whole = read_capture(text, path);
   ASSERT_TRUE(whole.has_value());
-  const std::string expected = summary(classify_all(*whole));
+  const std::string expected = summary(classify_all(*whole), path);
   ASSERT_NE(expected.find("#3000 "), std::string::npos);
   for (std::size_t block : {std::size_t{97}, std::size_t{4096}, std::size_t{1} << 20}) {
     for (unsigned jobs : {1u, 2u}) {
-      EXPECT_EQ(run({{path, path}}, jobs, block), expected) << "block " << block << ", jobs " << jobs;
+      EXPECT_EQ(run({file_input(path)}, jobs, block), expected) << "block " << block << ", jobs " << jobs;
     }
   }
 }
@@ -172,11 +191,11 @@ void expect_blockwise_equals_whole(const std::string& text, const std::string& m
   const std::string path = dir.write("stream.jsonl", text);
   auto whole = read_capture(text, path);
   ASSERT_TRUE(whole.has_value());
-  const std::string expected = summary(classify_all(*whole));
+  const std::string expected = summary(classify_all(*whole), path);
   ASSERT_NE(expected.find(marker), std::string::npos) << "the case holds what it is about";
   for (std::size_t block : {std::size_t{97}, std::size_t{5000}, std::size_t{1} << 16}) {
     for (unsigned jobs : {1u, 2u}) {
-      EXPECT_EQ(run({{path, path}}, jobs, block), expected) << "block " << block << ", jobs " << jobs;
+      EXPECT_EQ(run({file_input(path)}, jobs, block), expected) << "block " << block << ", jobs " << jobs;
     }
   }
 }
@@ -247,10 +266,10 @@ TEST(Pipeline, LogFromTheEnvironmentInBlocksEqualsOneWholeRead) {
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   auto whole = read_capture(text, file);
   ASSERT_TRUE(whole.has_value());
-  const std::string expected = summary(classify_all(*whole));
+  const std::string expected = summary(classify_all(*whole), file);
   for (std::size_t block : {std::size_t{1} << 19, std::size_t{4096}}) {
     for (unsigned jobs : {1u, 2u}) {
-      const std::string got = run({{file, file}}, jobs, block);
+      const std::string got = run({file_input(file)}, jobs, block);
       if (got == expected) continue;
       std::size_t at = 0;
       while (at < got.size() && at < expected.size() && got[at] == expected[at]) ++at;
@@ -283,7 +302,7 @@ TEST(Pipeline, ACutAtTheFirstWaitingRequestSkipsTheRepliesAlreadyRead) {
   ASSERT_TRUE(whole.has_value());
   std::vector<Exchange> parts = std::move(first->exchanges);
   for (auto& ex : rest->exchanges) parts.push_back(std::move(ex));
-  EXPECT_EQ(summary(classify_all(parts)), summary(classify_all(*whole)));
+  EXPECT_EQ(summary(classify_all(parts), "s"), summary(classify_all(*whole), "s"));
 }
 
 TEST(Pipeline, ABlockCutAfterARequestIsReadUpToTheLastCompletePair) {
@@ -311,7 +330,7 @@ TEST(Pipeline, ABlockCutAfterARequestIsReadUpToTheLastCompletePair) {
 
 TEST(Pipeline, ManyFilesKeepTheirOrderWithAnyJobs) {
   TempDir dir;
-  std::vector<PipelineInput> inputs;
+  std::vector<Input> inputs;
   std::string expected;
   for (int i = 0; i < 60; ++i) {
     const std::string body =
@@ -320,12 +339,12 @@ TEST(Pipeline, ManyFilesKeepTheirOrderWithAnyJobs) {
                                  R"({{"jsonrpc":"2.0","id":{},"result":{{"content":[{{"type":"text","text":"x"}}]}}}})",
                                  i);
     const std::string path = dir.write(fmt::format("c{:03}.txt", i), body);
-    inputs.push_back({path, path});
+    inputs.push_back(file_input(path));
     auto ex = read_capture(body, path);
     ASSERT_TRUE(ex.has_value());
-    expected += summary(classify_all(*ex));
+    expected += summary(classify_all(*ex), path);
   }
-  inputs.push_back({"missing", (dir.path / "missing.txt").string()});
+  inputs.push_back(Input{.name = "missing", .path = (dir.path / "missing.txt").string()});
   const std::string one = run(inputs, 1, 1 << 20);
   EXPECT_EQ(one.substr(0, expected.size()), expected);
   EXPECT_NE(one.find("input 60 error: "), std::string::npos);
@@ -338,7 +357,7 @@ TEST(Pipeline, ManyFilesKeepTheirOrderWithAnyJobs) {
 // thread reading file by file.
 TEST(Pipeline, SmallFilesInGroupsKeepTheirOrderAndErrors) {
   TempDir dir;
-  std::vector<PipelineInput> inputs;
+  std::vector<Input> inputs;
   for (int i = 0; i < 70; ++i) {
     std::string path;
     if (i == 20) {
@@ -353,7 +372,7 @@ TEST(Pipeline, SmallFilesInGroupsKeepTheirOrderAndErrors) {
       path = dir.write(fmt::format("f{}.json", i), R"({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"f)" +
                                                        std::to_string(i) + R"("}]}})");
     }
-    inputs.push_back({path, path});
+    inputs.push_back(file_input(path));
   }
   const std::string expected = run(inputs, 1, 4096);
   ASSERT_NE(expected.find("input 37 error"), std::string::npos) << expected;
@@ -364,5 +383,85 @@ TEST(Pipeline, SmallFilesInGroupsKeepTheirOrderAndErrors) {
 
 TEST(Pipeline, DefaultJobsIsAtLeastOne) { EXPECT_GE(default_jobs(), 1u); }
 
+Exchange bare_reply(int id) {
+  auto read = read_capture(fmt::format(R"({{"jsonrpc":"2.0","id":{},"result":{{}}}})", id), "live");
+  EXPECT_TRUE(read.has_value());
+  return std::move(read->front());
+}
+
+/// A source of exchanges read elsewhere (as a live reader or the proxy will be): two parts of
+/// input 0, then input 1 whole.
+class ReadySource final : public Source {
+ public:
+  void produce(Feed& feed) override {
+    feed.exchanges(0, {bare_reply(1), bare_reply(2)}, true);
+    feed.exchanges(0, {bare_reply(3)}, true);
+    feed.document(1, R"({"jsonrpc":"2.0","id":9,"result":{}})");
+  }
+};
+
+TEST(Pipeline, FedExchangesAreNumberedOnAcrossPartsAndMarkedLive) {
+  const std::vector<Input> inputs = {Input{.name = "live"}, Input{.name = "doc"}};
+  for (unsigned jobs : {1u, 2u}) {
+    PipelineOptions options;
+    options.jobs = jobs;
+    ReadySource source;
+    std::string out;
+    run_pipeline(source, inputs, options, work(), [&](Batch&& batch) {
+      out += fmt::format("batch input {} first {} live {}:", batch.input, batch.first, batch.live);
+      for (const Record& r : batch.records) out += " " + source_text(inputs[r.source.input].name, r.source);
+      out += '\n';
+    });
+    EXPECT_EQ(out,
+              "batch input 0 first true live true: live#1 live#2\n"
+              "batch input 0 first false live true: live#3\n"
+              "batch input 1 first true live false: doc#1\n")
+        << "jobs " << jobs;
+  }
+}
+
+/// Feeds one exchange, then waits for bytes on a pipe that never gets any, as a reader of a
+/// quiet standard input does.
+class WaitingSource final : public Source {
+ public:
+  explicit WaitingSource(int fd) : fd_(fd) {}
+  void produce(Feed& feed) override {
+    feed.exchanges(0, {bare_reply(1)}, true);
+    char byte;
+    const ssize_t n = read_interruptible(fd_, &byte, 1, feed.stop_fd());
+    waited_out = n < 0 && errno == ECANCELED;
+  }
+  bool waited_out = false;
+
+ private:
+  int fd_;
+};
+
+TEST(Pipeline, AConsumerThatStopsEndsAReadThatWaitsForEver) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  struct Closer {
+    int a, b;
+    ~Closer() {
+      ::close(a);
+      ::close(b);
+    }
+  } closer{fds[0], fds[1]};
+  struct OutputGone {};
+  const std::vector<Input> inputs = {Input{.name = "quiet"}};
+  PipelineOptions options;
+  options.jobs = 2;
+  WaitingSource source(fds[0]);
+  std::size_t batches = 0;
+  EXPECT_THROW(run_pipeline(source, inputs, options, work(),
+                            [&](Batch&&) {
+                              ++batches;
+                              throw OutputGone{};  // as a closed standard output does
+                            }),
+               OutputGone);
+  EXPECT_EQ(batches, 1u);
+  EXPECT_TRUE(source.waited_out) << "the read was interrupted, not left waiting";
+}
+
 }  // namespace
-}  // namespace mcptriage::cli
+}  // namespace mcptriage::io

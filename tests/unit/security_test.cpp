@@ -9,7 +9,7 @@
 #include <random>
 #include <string>
 
-#include "cli/read_limited.hpp"
+#include "io/read_limited.hpp"
 #include "mcptriage/capture.hpp"
 #include "mcptriage/classify.hpp"
 #include "mcptriage/http.hpp"
@@ -29,7 +29,7 @@ struct RedactionOn : ::testing::Test {
 
 Record record_with(std::string detail, std::vector<std::string> warnings = {}) {
   Record r;
-  r.source = "t#1";
+  r.source = SourceRef{0, 1, std::nullopt};
   r.format = mcptriage::CaptureFormat::curl_i;
   r.c.outcome = Outcome::TOOL_ERROR;
   r.c.layer = Layer::application;
@@ -38,6 +38,9 @@ Record record_with(std::string detail, std::vector<std::string> warnings = {}) {
   r.c.warnings = std::move(warnings);
   return r;
 }
+
+/// The record's JSON line in an input named "t".
+std::string render_jsonl_t(const Record& r) { return render_jsonl(r, "t"); }
 
 }  // namespace
 
@@ -74,7 +77,7 @@ TEST_F(Redaction, AnyWhiteSpaceAfterSchemesAndHeaderNames) {
   EXPECT_EQ(redact("{\"password\":\t\"x\"}"), "{\"password\":\t\"[REDACTED]\"}");
   EXPECT_EQ(redact("{\"password\"\n:\n\"x\"}"), "{\"password\"\n:\n\"[REDACTED]\"}");
   // and the one-pass renderer agrees (a tab is escaped there, and still a separator)
-  const std::string line = render_jsonl(record_with("Bearer\tSECRET3"));
+  const std::string line = render_jsonl_t(record_with("Bearer\tSECRET3"));
   EXPECT_EQ(line.find("SECRET3"), std::string::npos) << line;
   EXPECT_NE(line.find(R"("detail":"Bearer\t[REDACTED]")"), std::string::npos) << line;
 }
@@ -91,25 +94,33 @@ TEST_F(Redaction, UnrecognisedInputPreviewIsRedactedBeforeEscaping) {
 // The record head keeps the escaped "NAME#" of the last source (session 4, main-thread speed):
 // whatever the order, each head must read as append_kv of the whole source would.
 TEST_F(Redaction, RecordHeadSourcesAreRedactedAndEscapedWhole) {
-  const std::vector<std::string> sources = {"log.jsonl#1", "log.jsonl#2", "log.jsonl#3[0]", "Bearer abc#1",
-                                            "Bearer abc#2", "log.jsonl#4", "caf\xc3\xa9#1", "bad\xff#1",
-                                            "bad\xff#2", "q\"uote#7", "token=x#3", "no-number#", "plain"};
+  struct Source {
+    std::string input;
+    SourceRef ref;
+  };
+  const std::vector<Source> sources = {
+      {"log.jsonl", {0, 1, std::nullopt}}, {"log.jsonl", {0, 2, std::nullopt}}, {"log.jsonl", {0, 3, 0}},
+      {"Bearer abc", {1, 1, std::nullopt}}, {"Bearer abc", {1, 2, std::nullopt}}, {"log.jsonl", {0, 4, std::nullopt}},
+      {"caf\xc3\xa9", {2, 1, std::nullopt}}, {"bad\xff", {3, 1, std::nullopt}}, {"bad\xff", {3, 2, std::nullopt}},
+      {"q\"uote", {4, 7, std::nullopt}}, {"token=x", {5, 3, std::nullopt}}, {"no-number#", {6, 0, std::nullopt}},
+      {"plain", {7, 0, std::nullopt}}};
   for (int round = 0; round < 2; ++round) {
-    for (const std::string& source : sources) {
+    for (const Source& s : sources) {
       Record r;
-      r.source = source;
+      r.source = s.ref;
       r.format = mcptriage::CaptureFormat::exchange_log;
       std::string head;
-      append_jsonl_head(head, r);
+      append_jsonl_head(head, r, s.input);
+      const std::string source = source_text(s.input, s.ref);
       std::string expected = "\"source\":\"" + json_escape(redact(source)) + "\"";
       if (!is_valid_utf8(source)) expected += ",\"source_bytes\":";
       EXPECT_NE(head.find(expected), std::string::npos) << source << "\n" << head;
     }
   }
   Record r;
-  r.source = "Bearer abc#9";
+  r.source = SourceRef{0, 9, std::nullopt};
   std::string head;
-  append_jsonl_head(head, r);
+  append_jsonl_head(head, r, "Bearer abc");
   EXPECT_EQ(head.find("abc"), std::string::npos) << head;
 }
 
@@ -189,13 +200,13 @@ TEST_F(Redaction, OffReturnsInputUnchanged) {
   EXPECT_EQ(redact("Bearer abc"), "Bearer abc");
   EXPECT_EQ(redact_header("Cookie", "a=b"), "a=b");
   EXPECT_EQ(redact_url("https://u:p@h/?token=1"), "https://u:p@h/?token=1");
-  EXPECT_NE(render_jsonl(record_with("Bearer abc")).find("Bearer abc"), std::string::npos);
+  EXPECT_NE(render_jsonl_t(record_with("Bearer abc")).find("Bearer abc"), std::string::npos);
 }
 
 TEST_F(Redaction, EveryRendererRedacts) {
   const Record r = record_with("server said Bearer abc123", {"saw access_token=abc123"});
-  EXPECT_EQ(render_jsonl(r).find("abc123"), std::string::npos);
-  EXPECT_EQ(render_table({r}, false).find("abc123"), std::string::npos);
+  EXPECT_EQ(render_jsonl_t(r).find("abc123"), std::string::npos);
+  EXPECT_EQ(render_table({r}, "t", false).find("abc123"), std::string::npos);
 }
 
 TEST_F(Redaction, FilterNeverHidesWhatTheScanWouldChange) {
@@ -251,10 +262,10 @@ TEST_F(Redaction, RenderedFieldsMatchRedactThenEscape) {
     const std::string shown = redact(text);
     std::string expected = "\"detail\":\"" + json_escape(shown) + "\"";
     if (!is_valid_utf8(shown)) expected += ",\"detail_bytes\":";
-    const std::string line = render_jsonl(record_with(text));
+    const std::string line = render_jsonl_t(record_with(text));
     ASSERT_NE(line.find(expected), std::string::npos) << "text: " << text << "\nexpected: " << expected << "\nline: " << line;
     const Record warned = record_with("d", {text});
-    const std::string wline = render_jsonl(warned);
+    const std::string wline = render_jsonl_t(warned);
     ASSERT_NE(wline.find("\"warnings\":[\"" + json_escape(shown) + "\"]"), std::string::npos) << text << "\n" << wline;
   }
 }
@@ -262,18 +273,18 @@ TEST_F(Redaction, RenderedFieldsMatchRedactThenEscape) {
 // --- JSON Lines: bytes that are not UTF-8 -----------------------------------------------
 
 TEST(JsonBytes, InvalidUtf8FieldGetsBase64Sibling) {
-  const std::string line = render_jsonl(record_with("bad \xff\xfe!"));
+  const std::string line = render_jsonl_t(record_with("bad \xff\xfe!"));
   EXPECT_NE(line.find(R"("detail":"bad \ufffd\ufffd!","detail_bytes":"YmFkIP/+IQ==")"), std::string::npos) << line;
   EXPECT_TRUE(is_valid_utf8(line));
 }
 
 TEST(JsonBytes, ValidUtf8HasNoSibling) {
-  const std::string line = render_jsonl(record_with("caf\xc3\xa9 \xe2\x9c\x93"));
+  const std::string line = render_jsonl_t(record_with("caf\xc3\xa9 \xe2\x9c\x93"));
   EXPECT_EQ(line.find("_bytes"), std::string::npos) << line;
 }
 
 TEST(JsonBytes, WarningsGetAParallelArray) {
-  const std::string line = render_jsonl(record_with("d", {"ok", "bad \xc3", "fine"}));
+  const std::string line = render_jsonl_t(record_with("d", {"ok", "bad \xc3", "fine"}));
   EXPECT_NE(line.find(R"("warnings_bytes":[null,"YmFkIMM=",null])"), std::string::npos) << line;
 }
 
@@ -281,7 +292,7 @@ TEST(JsonBytes, NestedAndNullableFields) {
   Record r = record_with("d");
   r.c.content_type = "application/json\xc3\x28";
   r.c.method = "tools/\xff";
-  const std::string line = render_jsonl(r);
+  const std::string line = render_jsonl_t(r);
   EXPECT_NE(line.find(R"("content_type":"application/json\ufffd(","content_type_bytes":"YXBwbGljYXRpb24vanNvbsMo")"),
             std::string::npos)
       << line;
@@ -314,29 +325,29 @@ int pipe_with(std::string_view bytes) {
 
 TEST(ReadLimited, PipeWithinAndOverTheLimit) {
   int fd = pipe_with("hello");
-  auto ok = cli::read_fd_limited(fd, 5);
+  auto ok = io::read_fd_limited(fd, 5);
   close(fd);
   ASSERT_TRUE(ok);
   EXPECT_EQ(*ok, "hello");
   fd = pipe_with("hello!");
-  auto big = cli::read_fd_limited(fd, 5);
+  auto big = io::read_fd_limited(fd, 5);
   close(fd);
   ASSERT_FALSE(big);
-  EXPECT_EQ(big.error().kind, cli::ReadError::Kind::too_large);
+  EXPECT_EQ(big.error().kind, io::ReadError::Kind::too_large);
   EXPECT_EQ(big.error().message, "input is larger than --max-input (5 bytes); raise the limit with --max-input BYTES");
 }
 
 TEST(ReadLimited, BytesAlreadyReadCountTowardTheLimit) {
   int fd = pipe_with("world");
-  auto joined = cli::read_fd_limited(fd, 11, "hello ");
+  auto joined = io::read_fd_limited(fd, 11, "hello ");
   close(fd);
   ASSERT_TRUE(joined);
   EXPECT_EQ(*joined, "hello world");
   fd = pipe_with("world");
-  auto over = cli::read_fd_limited(fd, 10, "hello ");
+  auto over = io::read_fd_limited(fd, 10, "hello ");
   close(fd);
   ASSERT_FALSE(over);
-  EXPECT_EQ(over.error().kind, cli::ReadError::Kind::too_large);
+  EXPECT_EQ(over.error().kind, io::ReadError::Kind::too_large);
 }
 
 TEST(ReadLimited, FilesBySizeAndErrors) {
@@ -345,17 +356,17 @@ TEST(ReadLimited, FilesBySizeAndErrors) {
   ASSERT_GE(fd, 0);
   ASSERT_EQ(write(fd, "0123456789", 10), 10);
   close(fd);
-  auto whole = cli::read_file_limited(path, 10);
+  auto whole = io::read_file_limited(path, 10);
   ASSERT_TRUE(whole);
   EXPECT_EQ(*whole, "0123456789");
-  auto over = cli::read_file_limited(path, 9);
+  auto over = io::read_file_limited(path, 9);
   ASSERT_FALSE(over);
-  EXPECT_EQ(over.error().kind, cli::ReadError::Kind::too_large);
+  EXPECT_EQ(over.error().kind, io::ReadError::Kind::too_large);
   std::remove(path);
-  auto missing = cli::read_file_limited(path, 10);
+  auto missing = io::read_file_limited(path, 10);
   ASSERT_FALSE(missing);
-  EXPECT_EQ(missing.error().kind, cli::ReadError::Kind::io);
-  auto dir = cli::read_file_limited("/tmp", 10);
+  EXPECT_EQ(missing.error().kind, io::ReadError::Kind::io);
+  auto dir = io::read_file_limited("/tmp", 10);
   ASSERT_FALSE(dir);
   EXPECT_EQ(dir.error().message, "Is a directory");
 }

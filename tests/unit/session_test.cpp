@@ -7,8 +7,10 @@
 #include <string_view>
 #include <vector>
 
+#include "mcptriage/advice.hpp"
 #include "mcptriage/classify.hpp"
 #include "mcptriage/exchange.hpp"
+#include "mcptriage/render.hpp"
 #include "mcptriage/session.hpp"
 
 namespace {
@@ -61,21 +63,47 @@ constexpr std::string_view kInitRequest =
 constexpr std::string_view kInitResult =
     R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}})";
 
+/// The analysis of one capture: an annotation per exchange, and the summary.
+struct Analysis {
+  std::vector<SessionAnnotation> entries;
+  SessionSummary summary;
+};
+
 struct Run {
   std::vector<Exchange> exchanges;
   std::vector<std::vector<Classification>> results;
-  SessionAnalysis analysis;
+  Analysis analysis;
+  /// The source text of exchange i, as the tracker cites it (the capture is named "t.har").
+  std::string source(std::size_t i) const { return source_text("t.har", SourceRef{0, i + 1, std::nullopt}); }
 };
 
+/// The exchanges of one capture ("t.har"), classified and walked in order by one tracker, each
+/// amendment applied and its retry advice made as the run core does it (src/cli/triage.cpp).
 Run analyze(std::vector<Exchange> exchanges) {
   Run run;
   run.exchanges = std::move(exchanges);
-  for (const auto& ex : run.exchanges) {
-    run.results.push_back(ex.skipped ? std::vector<Classification>{} : classify(ex, ContextFlags{}, kNow));
+  SessionTracker tracker("t.har");
+  for (std::size_t i = 0; i < run.exchanges.size(); ++i) {
+    const Exchange& ex = run.exchanges[i];
+    ReadAlong along;
+    run.results.push_back(ex.skipped ? std::vector<Classification>{} : classify(ex, ContextFlags{}, kNow, &along));
+    std::vector<Classification>& recs = run.results.back();
+    const SessionFacts facts = extract_session_facts(ex, recs, along);
+    std::vector<const Classification*> ptrs;
+    for (const Classification& c : recs) ptrs.push_back(&c);
+    SessionAnnotation a = tracker.add(facts, ptrs, SourceRef{0, i + 1, std::nullopt});
+    if (a.amendment) {
+      a.amendment->apply(recs.front());
+      if (a.amendment->verdict) recs.front().retry = advise(recs.front(), Headers{}, kNow);
+    }
+    run.analysis.entries.push_back(std::move(a));
   }
-  run.analysis = analyze_session(run.exchanges, run.results, kNow);
+  run.analysis.summary = tracker.summary();
   return run;
 }
+
+/// Where entry `number` of the log "log" is.
+SourceRef at(std::size_t number) { return SourceRef{0, number, std::nullopt}; }
 
 bool has_note(const SessionSummary& s, std::string_view text) {
   for (const auto& n : s.notes) {
@@ -115,7 +143,7 @@ TEST(SessionReplay, SafeByReadOnlyHint) {
                       post(call(4, "weather", R"({"city":"Oslo"})", "b"), 200, ok_result(4))});
   const auto& r = run.analysis.entries[2].replay;
   ASSERT_TRUE(r) << "the same method and params (but _meta) after a failure";
-  EXPECT_EQ(r->of_source, run.exchanges[1].source);
+  EXPECT_EQ(r->of_source, run.source(1));
   EXPECT_EQ(r->after, Outcome::HTTP_ERROR);
   EXPECT_EQ(r->safety, ReplaySafety::safe);
   EXPECT_NE(r->decided_by.find("readOnlyHint: true"), std::string::npos);
@@ -157,9 +185,9 @@ TEST(SessionReplay, ChainOfFailuresAnsweredAtLast) {
                       post(call(5, "x", "{}"), 200, ok_result(5)), post(list_request(6), 503, "", "s1", "text/plain")});
   const auto& e = run.analysis.entries;
   ASSERT_TRUE(e[1].replay);
-  EXPECT_EQ(e[1].replay->of_source, run.exchanges[0].source);
+  EXPECT_EQ(e[1].replay->of_source, run.source(0));
   ASSERT_TRUE(e[2].replay);
-  EXPECT_EQ(e[2].replay->of_source, run.exchanges[1].source);
+  EXPECT_EQ(e[2].replay->of_source, run.source(1));
   const SessionSummary& s = run.analysis.summary;
   ASSERT_EQ(s.never_answered.size(), 1u);
   EXPECT_EQ(s.never_answered[0].method, "tools/list");
@@ -245,7 +273,7 @@ TEST(SessionReplay, ParamsCompareAsCanonicalJson) {
                       post(call(7, "x", R"({"a":"1","b":[{"e":null,"c":"d"},1]})"), 503, "", "s1", "text/plain")});
   const auto& e = run.analysis.entries;
   ASSERT_TRUE(e[1].replay) << "member order and _meta do not make a new call";
-  EXPECT_EQ(e[1].replay->of_source, run.exchanges[0].source);
+  EXPECT_EQ(e[1].replay->of_source, run.source(0));
   EXPECT_FALSE(e[2].replay) << "array order does";
   EXPECT_FALSE(e[3].replay) << "a duplicate member does";
   EXPECT_FALSE(e[4].replay) << "\"1\" is not 1";
@@ -283,26 +311,24 @@ Classification record(Outcome o, std::optional<int> response_id) {
 }
 
 TEST(SessionWindow, OldRequestsAreForgottenAndReportedNeverAnswered) {
-  SessionTracker tracker(kNow);
+  SessionTracker tracker("log");
   const std::size_t n = SessionTracker::kWindow + 10;
-  auto add = [&](const SessionFacts& f, Classification c, const std::string& source) {
-    return tracker.add(f, {&c}, {source});
-  };
+  auto add = [&](const SessionFacts& f, Classification c, std::size_t number) { return tracker.add(f, {&c}, at(number)); };
   // Entry 0: a request with no reply; then a window's worth of answered requests with other
   // params; then the first request's id again (a reuse the window no longer sees) and a late
   // reply for it (which it can no longer pair).
-  add(request_facts("1", 0), record(Outcome::NOT_CAPTURED, std::nullopt), "log#1");
+  add(request_facts("1", 0), record(Outcome::NOT_CAPTURED, std::nullopt), 1);
   for (std::size_t i = 1; i < n; ++i) {
     SessionFacts f = request_facts(std::to_string(i + 1), 200);
     f.request->params_hash = 1000 + i;
-    add(f, record(Outcome::TOOL_SUCCESS, static_cast<int>(i + 1)), "log#" + std::to_string(i + 1));
+    add(f, record(Outcome::TOOL_SUCCESS, static_cast<int>(i + 1)), i + 1);
   }
-  SessionAnnotation reuse = add(request_facts("1", 503), record(Outcome::HTTP_ERROR, std::nullopt), "log#reuse");
+  SessionAnnotation reuse = add(request_facts("1", 503), record(Outcome::HTTP_ERROR, std::nullopt), n + 1);
   EXPECT_TRUE(reuse.findings.empty()) << "id 1 was used more than a window ago";
   EXPECT_FALSE(reuse.replay) << "the failed call with these params was more than a window ago";
   SessionFacts late;
   late.http_status = 200;
-  SessionAnnotation reply = add(late, record(Outcome::TOOL_SUCCESS, 1), "log#late");
+  SessionAnnotation reply = add(late, record(Outcome::TOOL_SUCCESS, 1), n + 2);
   const SessionSummary s = tracker.summary();
   ASSERT_EQ(s.never_answered.size(), 1u) << "the late reply answers the reuse, still in the window";
   EXPECT_EQ(s.never_answered[0].source, "log#1");
@@ -313,39 +339,35 @@ TEST(SessionWindow, OldRequestsAreForgottenAndReportedNeverAnswered) {
 }
 
 TEST(SessionWindow, AReplyToAForgottenRequestIsNotCalledUnknown) {
-  SessionTracker tracker(kNow);
-  auto add = [&](const SessionFacts& f, Classification c, const std::string& source) {
-    return tracker.add(f, {&c}, {source});
-  };
-  add(request_facts("1", 0), record(Outcome::NOT_CAPTURED, std::nullopt), "log#1");
+  SessionTracker tracker("log");
+  auto add = [&](const SessionFacts& f, Classification c, std::size_t number) { return tracker.add(f, {&c}, at(number)); };
+  add(request_facts("1", 0), record(Outcome::NOT_CAPTURED, std::nullopt), 1);
   for (std::size_t i = 1; i < SessionTracker::kWindow + 10; ++i) {
     SessionFacts f = request_facts(std::to_string(i + 1), 200);
     f.request->params_hash = 1000 + i;
-    add(f, record(Outcome::TOOL_SUCCESS, static_cast<int>(i + 1)), "log#" + std::to_string(i + 1));
+    add(f, record(Outcome::TOOL_SUCCESS, static_cast<int>(i + 1)), i + 1);
   }
   SessionFacts reply;
   reply.http_status = 200;
-  SessionAnnotation a = add(reply, record(Outcome::TOOL_SUCCESS, 1), "log#late");
+  SessionAnnotation a = add(reply, record(Outcome::TOOL_SUCCESS, 1), SessionTracker::kWindow + 11);
   EXPECT_TRUE(a.findings.empty()) << "id 1 was a request of the capture, further back than the window";
   const SessionSummary s = tracker.summary();
   ASSERT_EQ(s.never_answered.size(), 1u);
   EXPECT_EQ(s.never_answered[0].source, "log#1");
-  SessionAnnotation other = add(reply, record(Outcome::TOOL_SUCCESS, 999999), "log#other");
+  SessionAnnotation other = add(reply, record(Outcome::TOOL_SUCCESS, 999999), SessionTracker::kWindow + 12);
   EXPECT_TRUE(other.findings.empty()) << "nor is any id once requests were forgotten";
 }
 
 TEST(SessionWindow, RecentPairingIsExactNearTheWindowEdge) {
-  SessionTracker tracker(kNow);
-  auto add = [&](const SessionFacts& f, Classification c, const std::string& source) {
-    return tracker.add(f, {&c}, {source});
-  };
+  SessionTracker tracker("log");
+  auto add = [&](const SessionFacts& f, Classification c, std::size_t number) { return tracker.add(f, {&c}, at(number)); };
   for (std::size_t i = 0; i < SessionTracker::kWindow - 1; ++i) {
     SessionFacts f = request_facts(std::to_string(i + 1), 200);
     f.request->params_hash = 1000 + i;
-    add(f, record(Outcome::TOOL_SUCCESS, static_cast<int>(i + 1)), "log#" + std::to_string(i + 1));
+    add(f, record(Outcome::TOOL_SUCCESS, static_cast<int>(i + 1)), i + 1);
   }
   // Entry kWindow - 1 still sees entry 0: id 1 reused is found, with the first use's source.
-  SessionAnnotation reuse = add(request_facts("1", 200), record(Outcome::TOOL_SUCCESS, 1), "log#reuse");
+  SessionAnnotation reuse = add(request_facts("1", 200), record(Outcome::TOOL_SUCCESS, 1), SessionTracker::kWindow);
   ASSERT_EQ(reuse.findings.size(), 1u);
   EXPECT_EQ(reuse.findings[0].code, "duplicate_request_id");
   EXPECT_NE(reuse.findings[0].detail.find("log#1 (tools/call)"), std::string::npos) << reuse.findings[0].detail;

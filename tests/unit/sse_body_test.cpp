@@ -56,14 +56,14 @@ std::vector<std::string> fed(const Exchange& ex, const ContextFlags& f) {
   EXPECT_EQ(judge->events(), stream.events.size());
   std::vector<std::string> out;
   for (const Classification& c : judge->finish(SseStreamEnd::of(stream, ex.response.body_state == BodyState::truncated))) {
-    out.push_back(render_jsonl(Record{ex.source, ex.format, c}));
+    out.push_back(render_jsonl(Record{{0, 1}, ex.format, c}, ex.source));
   }
   return out;
 }
 
 std::vector<std::string> whole(const Exchange& ex, const ContextFlags& f) {
   std::vector<std::string> out;
-  for (const Classification& c : classify(ex, f, 0)) out.push_back(render_jsonl(Record{ex.source, ex.format, c}));
+  for (const Classification& c : classify(ex, f, 0)) out.push_back(render_jsonl(Record{{0, 1}, ex.format, c}, ex.source));
   return out;
 }
 

@@ -1,4 +1,4 @@
-// Session output: the `session` member of exchange records, skipped records, the summary
+// Session output (render.hpp, "Sessions"): the `session` member of exchange records, skipped records, the summary
 // record, and the table's summary lines (docs/output.md "Sessions").
 #include <fmt/format.h>
 

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-namespace mcptriage::cli {
+namespace mcptriage::io {
 
 /// The body file paired with capture `path`: the last `stderr` in its file name (after `-`,
 /// `_` or `.`) replaced by `stdout`, when that file exists. nullopt otherwise.
@@ -15,4 +15,4 @@ std::optional<std::string> paired_body_path(const std::string& path);
 /// by `stderr` names an existing file. Such a file is read with its partner, not on its own.
 bool is_paired_body(const std::string& path);
 
-}  // namespace mcptriage::cli
+}  // namespace mcptriage::io

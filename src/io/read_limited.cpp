@@ -1,7 +1,8 @@
 // Bounded input reading: read(2) into one growing buffer that never passes the limit.
-#include "cli/read_limited.hpp"
+#include "io/read_limited.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,13 +15,16 @@
 #include <new>
 #include <vector>
 
-namespace mcptriage::cli {
+namespace mcptriage::io {
 
 namespace {
 
 constexpr std::size_t kFirstChunk = 64 * 1024;
 
-std::unexpected<ReadError> io_error(int err) { return std::unexpected(ReadError{ReadError::Kind::io, std::strerror(err)}); }
+std::unexpected<ReadError> io_error(int err) {
+  if (err == ECANCELED) return std::unexpected(ReadError{ReadError::Kind::stopped, "stopped"});
+  return std::unexpected(ReadError{ReadError::Kind::io, std::strerror(err)});
+}
 
 std::unexpected<ReadError> too_large(std::size_t limit) {
   return std::unexpected(ReadError{ReadError::Kind::too_large, too_large_message(limit)});
@@ -49,7 +53,8 @@ class Block {
 /// is read straight into a buffer of its size. A pipe is read into 1 MiB blocks that are joined
 /// once at the end, so memory never holds more than `limit` bytes plus one block while reading
 /// and the input plus one block while joining (no doubling, no zero-filling).
-std::expected<std::string, ReadError> read_all(int fd, std::size_t limit, std::size_t size_hint, std::string head) {
+std::expected<std::string, ReadError> read_all(int fd, std::size_t limit, std::size_t size_hint, std::string head,
+                                               int stop_fd) {
   constexpr std::size_t kBlock = Block::kSize;
   std::vector<std::unique_ptr<Block>> blocks;
   std::size_t total = head.size();
@@ -73,11 +78,8 @@ std::expected<std::string, ReadError> read_all(int fd, std::size_t limit, std::s
       dst = blocks.back()->data() + in_last;
       room = kBlock - in_last;
     }
-    const ssize_t n = ::read(fd, dst, room);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return io_error(errno);
-    }
+    const ssize_t n = read_interruptible(fd, dst, room, stop_fd);
+    if (n < 0) return io_error(errno);
     if (n == 0) break;
     const auto got = static_cast<std::size_t>(n);
     total += got;
@@ -115,14 +117,34 @@ std::string too_large_message(std::size_t limit) {
          " bytes); raise the limit with --max-input BYTES";
 }
 
-std::expected<std::string, ReadError> read_fd_limited(int fd, std::size_t limit, std::string head) {
+ssize_t read_interruptible(int fd, char* p, std::size_t n, int stop_fd) {
+  for (;;) {
+    if (stop_fd >= 0) {
+      pollfd fds[2] = {{fd, POLLIN, 0}, {stop_fd, POLLIN, 0}};
+      const int ready = ::poll(fds, 2, -1);
+      if (ready < 0) {
+        if (errno == EINTR) continue;
+        return -1;
+      }
+      if (fds[1].revents != 0) {
+        errno = ECANCELED;
+        return -1;
+      }
+    }
+    const ssize_t got = ::read(fd, p, n);
+    if (got < 0 && errno == EINTR) continue;
+    return got;
+  }
+}
+
+std::expected<std::string, ReadError> read_fd_limited(int fd, std::size_t limit, std::string head, int stop_fd) {
   struct stat st {};
   std::size_t hint = 0;
   if (head.empty() && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
     hint = static_cast<std::size_t>(st.st_size);
     if (hint > limit) return too_large(limit);
   }
-  return read_all(fd, limit, hint, std::move(head));
+  return read_all(fd, limit, hint, std::move(head), hint > 0 ? -1 : stop_fd);
 }
 
 std::expected<std::string, ReadError> read_file_limited(const std::string& path, std::size_t limit) {
@@ -147,9 +169,9 @@ std::expected<std::string, ReadError> read_file_limited(const std::string& path,
       }
     }
   }
-  auto result = read_all(fd, limit, hint, std::string());
+  auto result = read_all(fd, limit, hint, std::string(), -1);
   ::close(fd);
   return result;
 }
 
-}  // namespace mcptriage::cli
+}  // namespace mcptriage::io

@@ -1,11 +1,11 @@
 // curl -v stderr/stdout pairing by file name (body_pairing.hpp).
-#include "cli/body_pairing.hpp"
+#include "io/body_pairing.hpp"
 
 #include <filesystem>
 #include <string_view>
 #include <system_error>
 
-namespace mcptriage::cli {
+namespace mcptriage::io {
 
 namespace {
 
@@ -42,4 +42,4 @@ bool is_paired_body(const std::string& path) {
   return other && is_file(*other);
 }
 
-}  // namespace mcptriage::cli
+}  // namespace mcptriage::io

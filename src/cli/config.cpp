@@ -1,0 +1,137 @@
+// RawOptions + Env -> Config (config.hpp).
+#include "cli/config.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+
+#include "io/read_limited.hpp"
+#include "mcptriage/render.hpp"
+#include "mcptriage/jsonrpc.hpp"
+
+namespace mcptriage::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::optional<std::string> env_var(const char* name) {
+  const char* v = std::getenv(name);
+  if (v == nullptr) return std::nullopt;
+  return std::string(v);
+}
+
+/// Set to a non-empty value (NO_COLOR and CI are on when set, whatever the value).
+bool set(const std::optional<std::string>& v) { return v && !v->empty(); }
+
+/// A file a flag names, read whole (up to the default --max-input).
+std::expected<std::string, std::string> read_named_file(const std::string& path) {
+  auto data = io::read_file_limited(path, kDefaultMaxInput);
+  if (!data) return std::unexpected(std::move(data.error().message));
+  return std::move(*data);
+}
+
+}  // namespace
+
+Env Env::from_process() {
+  Env env;
+  env.stdin_tty = isatty(STDIN_FILENO) != 0;
+  env.stdout_tty = isatty(STDOUT_FILENO) != 0;
+  env.stderr_tty = isatty(STDERR_FILENO) != 0;
+  env.no_color = env_var("NO_COLOR");
+  env.term = env_var("TERM");
+  env.ci = env_var("CI");
+  env.mcptriage_now = env_var("MCPTRIAGE_NOW");
+  env.clock = static_cast<long long>(std::time(nullptr));
+  return env;
+}
+
+std::expected<Config, UsageError> resolve_config(const RawOptions& opt, const Env& env) {
+  Config cfg;
+  auto fail = [&](std::string line) { return std::unexpected(UsageError{cfg.notes + line}); };
+  if (opt.id) {
+    cfg.flags.id = jsonrpc::parse_id(*opt.id);
+    if (!cfg.flags.id) {
+      return fail("mcptriage: error: --id " + escape_terminal(*opt.id) +
+                  " is neither a JSON integer (64-bit, no leading zeros) nor a JSON string (write --id 1 or --id "
+                  "'\"abc\"')\n");
+    }
+  }
+  if (!opt.method.empty()) cfg.flags.method = opt.method;
+  if (opt.protocol_version) {
+    const std::string& v = *opt.protocol_version;
+    // Rules are picked by comparing versions as text: `2025-6-18` or `latest` would pick some.
+    if (!is_protocol_version(v)) {
+      return fail("mcptriage: error: --protocol-version " + escape_terminal(v) +
+                  " is not a protocol version: write a date YYYY-MM-DD such as 2025-11-25\n");
+    }
+    if (!is_known_protocol_version(v)) {
+      cfg.notes += "mcptriage: note: --protocol-version " + v +
+                   " is not a published MCP version (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28): "
+                   "the rules of the latest one before it apply\n";
+    }
+    cfg.flags.protocol_version = v;
+  }
+  if (!opt.request_file.empty()) {
+    auto body = read_named_file(opt.request_file);
+    if (!body) return fail("mcptriage: error: --request " + escape_terminal(opt.request_file) + ": " + body.error() + "\n");
+    cfg.flags.request = jsonrpc::read_request(*body);
+  }
+  if (!opt.expect.empty()) {
+    auto list = parse_outcome_list(opt.expect);
+    if (!list) return fail("mcptriage: error: --expect: " + escape_terminal(list.error()) + " (see docs/classification.md)\n");
+    cfg.expect = Expectation{*list, std::nullopt, std::nullopt};
+  }
+  if (!opt.fail_on.empty()) {
+    auto list = parse_outcome_list(opt.fail_on);
+    if (!list) return fail("mcptriage: error: --fail-on: " + escape_terminal(list.error()) + " (see docs/classification.md)\n");
+    cfg.fail_on = std::move(*list);
+  }
+  if (!opt.manifest.empty()) {
+    auto text = read_named_file(opt.manifest);
+    if (!text) return fail("mcptriage: error: --manifest " + escape_terminal(opt.manifest) + ": " + text.error() + "\n");
+    auto m = parse_manifest(*text);
+    if (!m) {
+      return fail("mcptriage: error: --manifest " + escape_terminal(opt.manifest) + ": " + escape_terminal(m.error()) +
+                  "\n");
+    }
+    if (m->entries.empty()) return fail("mcptriage: error: --manifest " + opt.manifest + ": the manifest lists no capture\n");
+    const fs::path base = fs::path(opt.manifest).parent_path();
+    for (auto& [path, e] : m->entries) {
+      const fs::path p = fs::path(path).is_absolute() ? fs::path(path) : base / path;
+      cfg.manifest.push_back({p.lexically_normal().string(), std::move(e)});
+    }
+  }
+  cfg.inputs = opt.inputs;
+  if (cfg.inputs.empty() && cfg.manifest.empty()) {
+    if (env.stdin_tty) {
+      return fail(
+          "mcptriage: error: no input: give capture files or folders, or pipe a capture into stdin\n"
+          "Run with --help for usage.\n");
+    }
+    cfg.inputs.push_back("-");
+  }
+
+  cfg.format = opt.format.empty() ? (env.stdout_tty ? OutputFormat::table : OutputFormat::jsonl)
+               : opt.format == "table" ? OutputFormat::table
+                                       : OutputFormat::jsonl;
+  const bool dumb = env.term && *env.term == "dumb";
+  cfg.color = cfg.format == OutputFormat::table && !set(env.no_color) &&
+              (opt.color == "always" || (opt.color == "auto" && env.stdout_tty && !dumb));
+  cfg.now = set(env.mcptriage_now) ? std::atoll(env.mcptriage_now->c_str()) : env.clock;
+  cfg.progress = Progress{opt.progress, env.stderr_tty && !set(env.ci)};
+  cfg.body_file = opt.body_file;
+  cfg.report_junit = opt.report_junit;
+  cfg.report_tap = opt.report_tap;
+  cfg.quiet = opt.quiet;
+  cfg.capture.assumed_status = opt.status;
+  cfg.capture.max_input = opt.max_input;
+  cfg.capture.max_body = opt.max_body;
+  cfg.jobs = opt.jobs;
+  cfg.redact = !opt.no_redact;
+  return cfg;
+}
+
+}  // namespace mcptriage::cli

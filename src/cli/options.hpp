@@ -1,0 +1,51 @@
+// The command line of a triage run: CLI11 turns argv into RawOptions, the flags as typed.
+// Nothing here looks at the environment or reads a file (config.hpp resolves them).
+#pragma once
+
+#include <cstddef>
+#include <expected>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mcptriage/capture.hpp"
+
+namespace mcptriage::cli {
+
+/// The triage flags as given, checked only for their form (CLI11's validators).
+struct RawOptions {
+  std::vector<std::string> inputs;         ///< PATH arguments; "-" is standard input
+  std::string format;                      ///< "", "table" or "jsonl"
+  std::string color = "auto";              ///< "auto", "always" or "never"
+  std::optional<std::string> id;           ///< `--id` as typed (given, even empty)
+  std::string method;                      ///< `--method` ("" when not given)
+  std::string request_file;                ///< `--request FILE`
+  std::optional<std::string> protocol_version;  ///< `--protocol-version` as typed
+  std::string body_file;                   ///< `--body FILE`
+  int status = 200;                        ///< `--status`
+  std::vector<std::string> expect;         ///< `--expect` words (comma lists, repeated)
+  std::vector<std::string> fail_on;        ///< `--fail-on` words
+  std::string manifest;                    ///< `--manifest FILE`
+  std::string report_junit;                ///< `--report-junit FILE`
+  std::string report_tap;                  ///< `--report-tap FILE` ("-": standard output)
+  bool quiet = false;
+  bool progress = false;
+  std::size_t max_input = kDefaultMaxInput;  ///< bytes
+  std::size_t max_body = kDefaultMaxBody;    ///< bytes
+  bool no_redact = false;
+  unsigned jobs = 0;                       ///< 0: one per core
+};
+
+/// The end of a run that never got past the command line: `--help` and `--version` (exit 0,
+/// text for standard output) or a usage error (exit 2, text for standard error).
+struct OptionsExit {
+  int code = 0;
+  std::string out;  ///< for standard output
+  std::string err;  ///< for standard error, whole lines
+};
+
+/// Parses the triage command line (argv[0] is the program). Usage errors read
+/// "mcptriage: error: WHY\nRun with --help for usage.\n".
+std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const* argv);
+
+}  // namespace mcptriage::cli

@@ -1,0 +1,214 @@
+// A triage run (run.hpp): the inputs collected, the sinks made, the run core driven, the
+// reports written and the exit code.
+#include "cli/run.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <exception>
+#include <iostream>
+#include <memory>
+
+#include "cli/options.hpp"
+#include "cli/triage.hpp"
+#include "io/inputs.hpp"
+#include "io/output.hpp"
+#include "io/pipeline.hpp"
+#include "mcptriage/render.hpp"
+#include "mcptriage/report.hpp"
+
+namespace mcptriage::cli {
+
+namespace {
+
+/// Input errors, walk notes, broken expectations and the progress line on standard error, as
+/// they come.
+class StderrReporter final : public Reporter {
+ public:
+  explicit StderrReporter(bool show_progress = false) : show_progress_(show_progress) {}
+  void set_progress(bool show) { show_progress_ = show; }
+
+  void input_error(std::string_view name, std::string_view why) override {
+    std::cerr << "mcptriage: error: " << escape_terminal(redact(name)) << ": " << escape_terminal(redact(why)) << "\n";
+    ++input_errors;
+  }
+  void skipped(std::string_view path, std::string_view why) override {
+    std::cerr << "mcptriage: note: skipped " << escape_terminal(path) << " (" << why << ")\n";
+  }
+  void expectation_broken(std::string_view failure) override {
+    if (progress_shown_) std::cerr << "\r\x1b[K";
+    std::cerr << "mcptriage: expectation broken: " << escape_terminal(redact(failure)) << "\n";
+  }
+  /// `[3/40] name` over itself, at most ten times a second.
+  void progress(std::size_t index, std::size_t count, std::string_view input) override {
+    if (!show_progress_) return;
+    const auto t = std::chrono::steady_clock::now();
+    if (t - last_progress_ <= std::chrono::milliseconds(100)) return;
+    last_progress_ = t;
+    progress_shown_ = true;
+    std::string name = escape_terminal(input);
+    if (name.size() > 60) name = "..." + name.substr(name.size() - 57);
+    std::cerr << fmt::format("\r\x1b[K[{}/{}] {}", index + 1, count, name) << std::flush;
+  }
+  /// Clears the progress line, if it showed.
+  void end_progress() {
+    if (progress_shown_) std::cerr << "\r\x1b[K" << std::flush;
+  }
+
+  std::size_t input_errors = 0;
+
+ private:
+  bool show_progress_;
+  bool progress_shown_ = false;
+  std::chrono::steady_clock::time_point last_progress_ = std::chrono::steady_clock::now();
+};
+
+/// What the folder walk reports goes to the reporter, and its input errors to the sinks too
+/// (a report lists the inputs that could not be read).
+class WalkReport final : public io::InputReport {
+ public:
+  WalkReport(Reporter& reporter, std::span<RecordSink* const> sinks) : reporter_(reporter), sinks_(sinks) {}
+  void input_error(std::string_view name, std::string_view why) override {
+    reporter_.input_error(name, why);
+    for (RecordSink* s : sinks_) s->input_failed(name, why);
+  }
+  void skipped(std::string_view path, std::string_view why) override { reporter_.skipped(path, why); }
+
+ private:
+  Reporter& reporter_;
+  std::span<RecordSink* const> sinks_;
+};
+
+/// A report sink and the file it writes (null for standard output).
+struct Report {
+  std::unique_ptr<io::FileOutput> file;
+  std::unique_ptr<RecordSink> sink;
+  std::string_view what;  ///< "JUnit", "TAP"
+  std::string path;
+};
+
+}  // namespace
+
+int guarded(Main command, int argc, char** argv) {
+  try {
+    return command(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "mcptriage: error: " << escape_terminal(e.what()) << "\n";
+  } catch (...) {
+    std::cerr << "mcptriage: error: unknown internal error\n";
+  }
+  return to_int(ExitCode::input_error);
+}
+
+int triage_main(int argc, char** argv) {
+  auto raw = parse_options(argc, argv);
+  if (!raw) {
+    std::cerr << raw.error().err;
+    try {
+      io::FdOutput out(STDOUT_FILENO, "standard output");
+      out.buffer() = std::move(raw.error().out);
+      out.flush();
+    } catch (const OutputError& e) {
+      if (e.kind() == OutputError::Kind::failed) {
+        std::cerr << "mcptriage: error: " << escape_terminal(e.what()) << "\n";
+        return to_int(ExitCode::output_error);
+      }
+    }
+    return raw.error().code;
+  }
+  const Env env = Env::from_process();
+  auto config = resolve_config(*raw, env);
+  if (!config) {
+    std::cerr << config.error().text;
+    return to_int(ExitCode::usage);
+  }
+  std::cerr << config->notes;
+  return to_int(run(*config, env));
+}
+
+ExitCode run(const Config& config, const Env&) {
+  set_redaction(config.redact);
+
+  // The outputs: records on standard output, reports to their files (or after the records).
+  io::FdOutput standard_output(STDOUT_FILENO, "standard output");
+  std::unique_ptr<RecordSink> records_sink = config.format == OutputFormat::jsonl
+                                                 ? make_jsonl_sink(standard_output)
+                                                 : make_table_sink(standard_output, config.color);
+  std::vector<Report> reports;
+  auto add_report = [&](const std::string& path, std::string_view what, auto make) {
+    if (path.empty()) return;
+    Report r{nullptr, nullptr, what, path};
+    if (path != "-") r.file = std::make_unique<io::FileOutput>(path, std::string(what) + " report");
+    r.sink = make(r.file ? static_cast<Output&>(*r.file) : static_cast<Output&>(standard_output));
+    reports.push_back(std::move(r));
+  };
+  add_report(config.report_junit, "JUnit", make_junit_sink);
+  add_report(config.report_tap, "TAP", make_tap_sink);
+  std::vector<RecordSink*> sinks{records_sink.get()};
+  for (const Report& r : reports) sinks.push_back(r.sink.get());
+
+  // The inputs: files, folders (recursive, sorted), stdin; then the manifest's captures.
+  StderrReporter reporter;
+  WalkReport walk(reporter, sinks);
+  std::vector<io::Input> inputs = io::collect_inputs(config.inputs, walk);
+  for (std::size_t k = 0; k < config.manifest.size(); ++k) {
+    inputs.push_back(io::Input{config.manifest[k].path, config.manifest[k].path, "", std::nullopt, k});
+  }
+  // curl -v keeps headers and body apart: X-stderr.txt reads its body from X-stdout.txt (or
+  // --body FILE), and that body file is then no capture of its own (docs/formats.md).
+  if (!config.body_file.empty() && inputs.size() != 1) {
+    std::cerr << "mcptriage: error: --body goes with exactly one capture (" << inputs.size() << " given)\n";
+    return ExitCode::usage;
+  }
+  io::pair_bodies(inputs, config.body_file);
+  reporter.set_progress(config.progress.shown(inputs.size()));
+
+  io::PipelineOptions pipeline;
+  pipeline.capture = config.capture;
+  pipeline.jobs = config.jobs > 0 ? config.jobs : io::default_jobs();
+  io::FileSource source(inputs, io::file_source_sizes(pipeline));
+  TriageOptions options;
+  options.now = config.now;
+  options.flags = config.flags;
+  options.expect = config.expect;
+  for (const ManifestEntry& m : config.manifest) options.manifest.push_back(m.expectation);
+  options.fail_on = config.fail_on;
+  options.pipeline = pipeline;
+  Triage triage(inputs, std::move(options), sinks, reporter);
+  try {
+    triage.run(source);
+    reporter.end_progress();
+    records_sink->finish();
+  } catch (const OutputError& e) {
+    // Standard output failed: stop at once (the pipeline stopped reading), no reports and no
+    // summary: they would speak of a run whose records are lost or unread.
+    reporter.end_progress();
+    if (e.kind() == OutputError::Kind::failed) {
+      std::cerr << "mcptriage: error: " << escape_terminal(e.what()) << "\n";
+      return ExitCode::output_error;
+    }
+    // The reader went away (`| head`): quietly, with what had failed so far (docs/exit-codes.md).
+    return run_status(reporter.input_errors, triage.broken());
+  }
+  std::size_t broken = triage.broken();
+  if ((config.expect || !config.manifest.empty()) && triage.records() == 0 && reporter.input_errors == 0) {
+    std::cerr << "mcptriage: expectation broken: no exchange was read\n";
+    broken = 1;
+  }
+  bool output_failed = false;
+  for (Report& r : reports) {
+    try {
+      r.sink->finish();
+      if (r.file) r.file->close();
+    } catch (const OutputError& e) {
+      if (e.kind() == OutputError::Kind::closed && !r.file) continue;  // `--report-tap -` into a closed pipe
+      std::cerr << "mcptriage: error: " << escape_terminal(e.what()) << "\n";
+      output_failed = true;
+    }
+  }
+  if (!config.quiet) std::cerr << "mcptriage: " << triage.tally().summary(reporter.input_errors) << "\n";
+  return output_failed ? ExitCode::output_error : run_status(reporter.input_errors, broken);
+}
+
+}  // namespace mcptriage::cli

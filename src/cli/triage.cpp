@@ -1,0 +1,217 @@
+// The run core (triage.hpp): records made on the workers, then sessions, amendments,
+// expectations and sinks in input order on the calling thread.
+#include "cli/triage.hpp"
+
+#include "mcptriage/advice.hpp"
+#include "mcptriage/classify.hpp"
+#include "mcptriage/session.hpp"
+
+namespace mcptriage::cli {
+
+namespace {
+
+/// The placeholder record of a skipped entry (Exchange::skipped) found at `where`:
+/// `facts->skipped` set, `c` meaningless (NOT_CAPTURED, the default reason).
+Record skipped_record(const Exchange& exchange, SourceRef where) {
+  Record r;
+  r.source = where;
+  r.format = exchange.format;
+  r.c.outcome = Outcome::NOT_CAPTURED;
+  r.c.layer = layer_of(r.c.outcome);
+  if (exchange.skipped) r.c.detail = exchange.skipped->detail;
+  SessionFacts facts;
+  facts.skipped = exchange.skipped;  // called for skipped entries only
+  r.facts = std::make_shared<const SessionFacts>(std::move(facts));
+  return r;
+}
+
+}  // namespace
+
+/// An input's first entry, held until a second one shows whether it is a session (its records
+/// then get their `session` member) or it ends alone (printed as a single capture).
+struct Triage::Entry {
+  std::vector<Record> records;
+  std::vector<std::string> prepared;
+  std::shared_ptr<const SessionAnnotation> annotation;
+};
+
+/// The input whose records are coming.
+struct Triage::InputState {
+  InputState(std::size_t index, std::string_view input_name) : input(index), name(input_name), tracker(name) {}
+  std::size_t input;
+  std::string name;
+  SessionTracker tracker;
+  std::size_t entries = 0;
+  bool multi = false;               ///< more than one entry: records get `session`, the input a summary
+  std::optional<Entry> held;
+  CaptureFormat format = CaptureFormat::curl_i;  ///< its last entry's format
+  std::vector<const Classification*> entry_records;  ///< reused for each entry
+};
+
+Triage::Triage(std::span<const io::Input> inputs, TriageOptions options, std::span<RecordSink* const> sinks,
+               Reporter& reporter)
+    : inputs_(inputs), options_(std::move(options)), sinks_(sinks), reporter_(reporter) {
+  for (const RecordSink* s : sinks_) {
+    if (s->prepares() && preparer_ == nullptr) preparer_ = s;
+  }
+}
+
+Triage::~Triage() = default;
+
+void Triage::run(io::Source& source) {
+  io::Work work;
+  work.context = [this](std::size_t i) { return io::context_for(inputs_[i], options_.flags); };
+  work.records_of = [this](const Exchange& ex, const ContextFlags& flags, SourceRef where, std::vector<Record>& out,
+                           std::vector<std::string>& prepared) { records_of(ex, flags, where, out, prepared); };
+  io::run_pipeline(source, inputs_, options_.pipeline, work, [this](io::Batch&& batch) { consume(std::move(batch)); });
+  end_input();
+}
+
+void Triage::records_of(const Exchange& ex, const ContextFlags& flags, SourceRef where, std::vector<Record>& out,
+                        std::vector<std::string>& prepared) const {
+  if (ex.skipped) {  // reported, not classified
+    out.push_back(skipped_record(ex, where));
+    if (preparer_ != nullptr) prepared.emplace_back();
+    return;
+  }
+  ReadAlong along;  // what the session analysis needs, read by the classifier
+  auto results = classify(ex, flags, options_.now, &along);
+  // For the session analysis (src/session), shared by the records of a batch reply.
+  const auto facts = std::make_shared<const SessionFacts>(extract_session_facts(ex, results, along));
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    // Built in place: a Record holds some twenty strings, each moved again by a temporary.
+    Record& made = out.emplace_back();
+    made.source = where;
+    if (results.size() > 1) made.source.element = k;
+    made.format = ex.format;
+    made.c = std::move(results[k]);
+    made.facts = facts;
+    // The output's text of the record, made here on the worker (JSON Lines: but its source).
+    if (preparer_ != nullptr) preparer_->prepare(made, prepared.emplace_back());
+  }
+}
+
+void Triage::input_error(std::string_view name, std::string_view why) {
+  reporter_.input_error(name, why);
+  for (RecordSink* s : sinks_) s->input_failed(name, why);
+}
+
+void Triage::consume(io::Batch&& batch) {
+  const io::Input& in = inputs_[batch.input];
+  if (batch.first) reporter_.progress(batch.input, inputs_.size(), in.name);
+  // A batch of another input ends the one before; an error is an input's last batch.
+  if (current_ && (current_->input != batch.input || batch.error)) end_input();
+  if (batch.error) return input_error(in.name, *batch.error);
+  if (!current_) {
+    current_ = std::make_unique<InputState>(batch.input, in.name);
+    for (RecordSink* s : sinks_) s->begin_input(InputInfo{batch.input, current_->name});
+  }
+  InputState& st = *current_;
+  std::vector<Record>& records = batch.records;
+  std::vector<std::string>& prepared = batch.prepared;
+  const bool have_prepared = prepared.size() == records.size();
+  // The records of one entry (a batch reply gives several) are consecutive and share their facts.
+  for (std::size_t i = 0; i < records.size();) {
+    const SessionFacts* facts = records[i].facts.get();
+    std::size_t j = i + 1;
+    while (j < records.size() && facts != nullptr && records[j].facts.get() == facts) ++j;
+    st.format = records[i].format;
+    std::shared_ptr<const SessionAnnotation> annotation;
+    if (facts != nullptr) {
+      st.entry_records.clear();
+      if (!facts->skipped) {
+        for (std::size_t k = i; k < j; ++k) st.entry_records.push_back(&records[k].c);
+      }
+      SessionAnnotation a = st.tracker.add(*facts, st.entry_records,
+                                           SourceRef{records[i].source.input, records[i].source.exchange, std::nullopt});
+      if (a.amendment) {
+        // The verdict is final before any sink sees it; a new one gets its own retry advice.
+        Classification& c = records[i].c;
+        a.amendment->apply(c);
+        if (a.amendment->verdict) c.retry = advise(c, Headers{}, options_.now);
+        if (have_prepared) prepared[i].clear();  // rendered from the verdict as it was
+        a.amendment.reset();
+      }
+      ++st.entries;
+      annotation = std::make_shared<const SessionAnnotation>(std::move(a));
+      if (!st.multi && st.entries == 1) {
+        // Whether it gets a session member is known with the second entry.
+        Entry held;
+        held.records.assign(std::make_move_iterator(records.begin() + static_cast<std::ptrdiff_t>(i)),
+                            std::make_move_iterator(records.begin() + static_cast<std::ptrdiff_t>(j)));
+        if (have_prepared) {
+          held.prepared.assign(std::make_move_iterator(prepared.begin() + static_cast<std::ptrdiff_t>(i)),
+                               std::make_move_iterator(prepared.begin() + static_cast<std::ptrdiff_t>(j)));
+        }
+        held.annotation = std::move(annotation);
+        st.held = std::move(held);
+        i = j;
+        continue;
+      }
+      if (!st.multi) {
+        st.multi = true;
+        Entry first = std::move(*st.held);
+        st.held.reset();
+        dispatch(first.records, first.prepared, first.annotation);
+      }
+    }
+    // The entry's records and texts, where they are in the batch.
+    dispatch(std::span<Record>(records).subspan(i, j - i),
+             have_prepared ? std::span<std::string>(prepared).subspan(i, j - i) : std::span<std::string>(), annotation);
+    i = j;
+  }
+  if (batch.live) {
+    for (RecordSink* s : sinks_) s->flush();
+  }
+}
+
+void Triage::dispatch(std::span<Record> records, std::span<std::string> prepared,
+                      const std::shared_ptr<const SessionAnnotation>& annotation) {
+  InputState& st = *current_;
+  const io::Input& in = inputs_[st.input];
+  const Expectation* expect = in.manifest_entry      ? &options_.manifest[*in.manifest_entry]
+                              : options_.expect ? &*options_.expect
+                                                : nullptr;
+  for (std::size_t k = 0; k < records.size(); ++k) {
+    Record& r = records[k];
+    if (r.facts && r.facts->skipped) {  // a skipped entry is no record
+      const Skip& skip = *r.facts->skipped;
+      for (RecordSink* s : sinks_) s->skipped(SkippedEntry{r.source, r.format, skip});
+      // A log line that is not JSON at all means the log is damaged (cut short, corrupted): an
+      // input error, so that --expect cannot pass over it.
+      if (skip.not_json) {
+        input_error(st.name, skip.detail);
+      }
+      continue;
+    }
+    r.session = st.multi ? annotation : nullptr;  // a one-entry input prints as a single capture
+    ++records_;
+    source_.clear();
+    append_source_text(source_, st.name, r.source);
+    const Check check = check_expectations(source_, r.c, expect, options_.fail_on);
+    if (!check.passed) {
+      ++broken_;
+      reporter_.expectation_broken(check.failure);
+    }
+    tally_.add(r.c.outcome, check.has_expectation, check.passed);
+    const std::string_view text = prepared.empty() ? std::string_view() : std::string_view(prepared[k]);
+    for (RecordSink* s : sinks_) s->record(r, check, s == preparer_ ? text : std::string_view());
+  }
+}
+
+void Triage::end_input() {
+  if (!current_) return;
+  InputState& st = *current_;
+  if (st.held) {
+    Entry alone = std::move(*st.held);
+    st.held.reset();
+    dispatch(alone.records, alone.prepared, alone.annotation);
+  }
+  std::optional<SessionSummary> summary;
+  if (st.multi) summary = st.tracker.summary();
+  const InputEnd end{st.name, st.format, summary ? &*summary : nullptr};
+  for (RecordSink* s : sinks_) s->end_input(end);
+  current_.reset();
+}
+
+}  // namespace mcptriage::cli

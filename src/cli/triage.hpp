@@ -1,0 +1,90 @@
+// The run core: what the CLI, the live pipe and the proxy all drive. It takes the exchanges a
+// source feeds (src/io), has them classified on the pipeline's workers, walks each input's
+// entries through the session analysis (src/session), applies its amendments, checks the
+// run's expectations and hands every record, final, to the sinks (mcptriage/output.hpp).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "io/inputs.hpp"
+#include "io/pipeline.hpp"
+#include "mcptriage/output.hpp"
+#include "mcptriage/report.hpp"
+
+namespace mcptriage::cli {
+
+/// What the run core tells as it goes, beside its records (the CLI: standard error).
+class Reporter : public io::InputReport {
+ public:
+  /// A record broke an expectation: `failure` as Check::failure.
+  virtual void expectation_broken(std::string_view failure) = 0;
+  /// Input `index` (of `count`, named `name`) starts.
+  virtual void progress(std::size_t index, std::size_t count, std::string_view name) {
+    (void)index;
+    (void)count;
+    (void)name;
+  }
+};
+
+struct TriageOptions {
+  long long now = 0;                    ///< the run's clock (HTTP-date Retry-After), seconds since the epoch
+  ContextFlags flags;                   ///< the request context of every input (io::context_for adds sidecars)
+  std::optional<Expectation> expect;    ///< `--expect`, for inputs without a manifest line
+  std::vector<Expectation> manifest;    ///< by io::Input::manifest_entry
+  std::vector<Outcome> fail_on;         ///< `--fail-on`
+  io::PipelineOptions pipeline;
+};
+
+/// One triage run over `inputs`. Usage: run(source), then finish the sinks.
+class Triage {
+ public:
+  /// `inputs`, `sinks` and `reporter` must outlive the Triage. At most one sink prepares
+  /// (RecordSink::prepares): its text is made on the workers.
+  Triage(std::span<const io::Input> inputs, TriageOptions options, std::span<RecordSink* const> sinks,
+         Reporter& reporter);
+  ~Triage();
+  Triage(const Triage&) = delete;
+  Triage& operator=(const Triage&) = delete;
+
+  /// Runs what `source` feeds to its end, the records through the sinks, and ends the last
+  /// input. An OutputError from a sink stops the run at once and leaves here.
+  void run(io::Source& source);
+
+  /// The input `name` could not be read (`why`): told to the reporter and every sink.
+  void input_error(std::string_view name, std::string_view why);
+
+  std::size_t records() const { return records_; }  ///< exchange records given to the sinks
+  std::size_t broken() const { return broken_; }    ///< records that broke an expectation
+  const Tally& tally() const { return tally_; }
+
+ private:
+  struct InputState;
+  struct Entry;
+
+  void records_of(const Exchange& ex, const ContextFlags& flags, SourceRef where, std::vector<Record>& out,
+                  std::vector<std::string>& prepared) const;
+  void consume(io::Batch&& batch);
+  /// Gives the records of one entry (`prepared`: their texts, or empty) to the sinks.
+  void dispatch(std::span<Record> records, std::span<std::string> prepared,
+                const std::shared_ptr<const SessionAnnotation>& annotation);
+  void end_input();
+
+  std::span<const io::Input> inputs_;
+  TriageOptions options_;
+  std::span<RecordSink* const> sinks_;
+  const RecordSink* preparer_ = nullptr;
+  Reporter& reporter_;
+  std::unique_ptr<InputState> current_;
+  std::size_t records_ = 0;
+  std::size_t broken_ = 0;
+  Tally tally_;
+  std::string source_;  ///< a record's source text, reused
+};
+
+}  // namespace mcptriage::cli

@@ -1,0 +1,95 @@
+// The table output (render.hpp, make_table_sink): rows a page at a time, then one block per
+// session and the skipped entries (docs/output.md "Table", "Sessions").
+#include "mcptriage/render.hpp"
+#include "mcptriage/session.hpp"
+
+namespace mcptriage {
+
+namespace {
+
+class TableSink final : public RecordSink {
+ public:
+  TableSink(Output& out, bool color) : out_(out), color_(color) {}
+
+  void begin_input(const InputInfo& input) override {
+    name_ = input.name;
+    skipped_.clear();
+    notable_.clear();
+    skipped_omitted_ = 0;
+    notable_omitted_ = 0;
+    last_notable_ = nullptr;
+  }
+
+  void record(const Record& r, const Check&, std::string_view) override {
+    rows_.push_back(table_row(r, name_));
+    // Replays and findings are listed once per entry (the records of a batch reply share them),
+    // the first kMaxListed, as the summary record caps its arrays.
+    if (r.session && r.session.get() != last_notable_ && (r.session->replay || !r.session->findings.empty())) {
+      last_notable_ = r.session.get();
+      if (notable_.size() < SessionTracker::kMaxListed) notable_.emplace_back(source_text(name_, r.source), *r.session);
+      else ++notable_omitted_;
+    }
+    if (rows_.size() >= kPageRows) {
+      out_.buffer() += render_table_page(rows_, color_, widths_, !started_);
+      started_ = true;
+      rows_.clear();
+      out_.flush();
+    }
+  }
+
+  void skipped(const SkippedEntry& e) override {
+    if (skipped_.size() < SessionTracker::kMaxListed) skipped_.emplace_back(source_text(name_, e.source), e.skip);
+    else ++skipped_omitted_;
+  }
+
+  void end_input(const InputEnd& end) override {
+    if (end.session != nullptr) {
+      lines_ += render_summary_table(end.name, *end.session, skipped_, notable_, skipped_omitted_, notable_omitted_);
+      return;
+    }
+    for (const auto& [source, skip] : skipped_) {
+      lines_ += "skipped " + escape_terminal(redact(source)) + ": " + escape_terminal(redact(to_string(skip.reason))) + ": " +
+                escape_terminal(redact(skip.detail)) + "\n";
+    }
+  }
+
+  void flush() override {
+    if (!rows_.empty()) {
+      out_.buffer() += render_table_page(rows_, color_, widths_, !started_);
+      started_ = true;
+      rows_.clear();
+    }
+    out_.flush();
+  }
+
+  void finish() override {
+    if (!rows_.empty() || !started_) out_.buffer() += render_table_page(rows_, color_, widths_, !started_);
+    out_.buffer() += lines_;
+    out_.flush();
+  }
+
+ private:
+  /// The rows are printed a page at a time (bounded memory on logs of any size): columns are as
+  /// wide as the widest cell so far (docs/output.md).
+  static constexpr std::size_t kPageRows = 4096;
+  Output& out_;
+  const bool color_;
+  std::string name_;
+  std::vector<TableRow> rows_;
+  TableWidths widths_ = table_header_widths();
+  bool started_ = false;
+  // The current input's skipped entries and entries with replays or findings (the first
+  // kMaxListed of each), for its session block.
+  std::vector<std::pair<std::string, Skip>> skipped_;
+  std::vector<std::pair<std::string, SessionAnnotation>> notable_;
+  std::size_t skipped_omitted_ = 0;
+  std::size_t notable_omitted_ = 0;
+  const SessionAnnotation* last_notable_ = nullptr;
+  std::string lines_;  ///< the session blocks, printed after the table
+};
+
+}  // namespace
+
+std::unique_ptr<RecordSink> make_table_sink(Output& out, bool color) { return std::make_unique<TableSink>(out, color); }
+
+}  // namespace mcptriage
