@@ -96,8 +96,9 @@ std::vector<Verdict> Triage::add(std::string_view line, std::size_t n,
     std::vector<std::string> sources;
     std::vector<SourceRef> refs;
     for (std::size_t k = 0; k < results.size(); ++k) {
-      SourceRef ref = ex_ref;
-      if (results.size() > 1) ref.element = k;
+      // Built member by member: copying ex_ref trips g++ 12's -Wmaybe-uninitialized on the
+      // optional (a false positive under -Werror).
+      SourceRef ref{ex_ref.input, ex_ref.exchange, results.size() > 1 ? std::optional<std::size_t>(k) : std::nullopt};
       refs.push_back(ref);
       std::string text;
       append_source_text(text, opt_.input_name, ref);
