@@ -27,7 +27,6 @@ using http::field_line_name;
 using http::iequals;
 using http::is_ows;
 using http::list_has;
-using http::parse_field_line;
 using http::trim_ows;
 
 

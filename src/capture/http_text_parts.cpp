@@ -21,11 +21,9 @@ constexpr std::size_t kMaxTrailerNames = 16;
 // Small text helpers
 
 using http::all_space;
-using http::content_length;
 using http::field_line_name;
 using http::iequals;
 using http::is_ows;
-using http::list_has;
 using http::parse_field_line;
 using http::trim_ows;
 

@@ -8,6 +8,7 @@
 
 #include "cli/exit_code.hpp"
 #include "mcptriage/render.hpp"
+#include "report/expect_options.hpp"
 
 namespace mcptriage::cli {
 
@@ -53,14 +54,7 @@ std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const
       ->type_name("VERSION");
   app.add_option("--status", opt.status, "Status code assumed for bare bodies (no status line captured)")
       ->check(CLI::Range(100, 599));
-  app.add_option("--expect", opt.expect, "Exit 1 unless every exchange has one of these outcomes (comma-separated)")
-      ->type_name("OUTCOME[,...]")
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  app.add_option("--fail-on", opt.fail_on, "Exit 1 if any exchange has one of these outcomes (comma-separated)")
-      ->type_name("OUTCOME[,...]")
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  report::add_expectation_options(app, opt.expect, opt.fail_on);
   app.add_option("--manifest", opt.manifest,
                  "Run the captures listed in FILE, each against its expected outcome (docs/ci.md)")
       ->type_name("FILE");

@@ -151,32 +151,19 @@ std::vector<std::string> proxy_notes(const Captured& c, const RecordBody& rb) {
   return out;
 }
 
-void headers_pairs(std::string& out, const Headers& hs) {
+/// Headers as a JSON array: `[["name","value"],...]` (the exchange log) or
+/// `[{"name":...,"value":...},...]` (HAR 1.2), values redacted.
+void headers_json(std::string& out, const Headers& hs, bool har) {
   out += '[';
   bool first = true;
   for (const Header& h : hs) {
     if (!first) out += ',';
     first = false;
-    out += '[';
+    out += har ? "{\"name\":" : "[";
     str(out, h.name);
-    out += ',';
+    out += har ? ",\"value\":" : ",";
     str(out, redact_header(h.name, h.value));
-    out += ']';
-  }
-  out += ']';
-}
-
-void headers_har(std::string& out, const Headers& hs) {
-  out += '[';
-  bool first = true;
-  for (const Header& h : hs) {
-    if (!first) out += ',';
-    first = false;
-    out += "{\"name\":";
-    str(out, h.name);
-    out += ",\"value\":";
-    str(out, redact_header(h.name, h.value));
-    out += '}';
+    out += har ? '}' : ']';
   }
   out += ']';
 }
@@ -204,8 +191,9 @@ std::string_view made_by(const Captured& c) {
   return c.made_by_proxy || !forwarded ? "\"proxy\"" : "\"upstream\"";
 }
 
-void proxy_member(std::string& out, const Captured& c, const RecordBody& rb, bool request_base64,
-                  const std::optional<Skip>& skipped) {
+/// The first members of the proxy member: `{"exchange":N,"client":...,"injected":...,"made_by":...`
+/// (left open for the members that follow).
+void proxy_head(std::string& out, const Captured& c) {
   out += "{\"exchange\":" + std::to_string(c.seq) + ",\"client\":";
   str(out, c.client);
   out += ",\"injected\":";
@@ -213,6 +201,11 @@ void proxy_member(std::string& out, const Captured& c, const RecordBody& rb, boo
   else str(out, c.injected);
   out += ",\"made_by\":";
   out += made_by(c);
+}
+
+void proxy_member(std::string& out, const Captured& c, const RecordBody& rb, bool request_base64,
+                  const std::optional<Skip>& skipped) {
+  proxy_head(out, c);
   out += ",\"body\":";
   str(out, rb.state);
   out += ",\"body_bytes\":" + std::to_string(c.body_bytes) + ",\"events\":" + std::to_string(c.events);
@@ -324,14 +317,14 @@ std::string exchange_line(const Captured& c, const std::optional<Skip>& skipped)
   out += ",\"url\":";
   str(out, redact_url(c.url));
   out += ",\"headers\":";
-  headers_pairs(out, c.request_headers);
+  headers_json(out, c.request_headers, false);
   out += ",\"body\":";
   if (c.request_body.empty() && c.method != "POST" && c.method != "PUT" && c.method != "PATCH") out += "null";
   else str(out, request_body);
   out += "},\"response\":{\"status\":" + std::to_string(c.status) + ",\"reason\":";
   str(out, c.reason);
   out += ",\"headers\":";
-  headers_pairs(out, c.response_headers);
+  headers_json(out, c.response_headers, false);
   out += ",\"body\":";
   if (rb.base64) str(out, base64(rb.bytes));
   else str(out, rb.bytes);
@@ -358,7 +351,7 @@ std::string har_entry(const Captured& c) {
   out += ",\"url\":";
   str(out, redact_url(c.url));
   out += ",\"httpVersion\":\"HTTP/1.1\",\"cookies\":[],\"headers\":";
-  headers_har(out, c.request_headers);
+  headers_json(out, c.request_headers, true);
   out += ",\"queryString\":[]";
   if (!c.request_body.empty()) {
     out += ",\"postData\":{\"mimeType\":";
@@ -372,7 +365,7 @@ std::string har_entry(const Captured& c) {
   out += "},\"response\":{\"status\":" + std::to_string(c.status) + ",\"statusText\":";
   str(out, c.reason);
   out += ",\"httpVersion\":\"HTTP/1.1\",\"cookies\":[],\"headers\":";
-  headers_har(out, c.response_headers);
+  headers_json(out, c.response_headers, true);
   out += ",\"content\":{\"size\":" + std::to_string(rb.bytes.size()) + ",\"mimeType\":";
   str(out, find_header(c.response_headers, "Content-Type").value_or(""));
   if (c.status != 0 && rb.state != "not_captured") {
@@ -406,13 +399,8 @@ std::string har_entry(const Captured& c) {
 std::string live_members(const Captured& c, bool resend) {
   std::string out = "\"timing\":";
   timing_member(out, c);
-  out += ",\"proxy\":{\"exchange\":" + std::to_string(c.seq) + ",\"client\":";
-  str(out, c.client);
-  out += ",\"injected\":";
-  if (c.injected.empty()) out += "null";
-  else str(out, c.injected);
-  out += ",\"made_by\":";
-  out += made_by(c);
+  out += ",\"proxy\":";
+  proxy_head(out, c);
   if (resend) out += ",\"retry_origin\":\"client\"";
   out += '}';
   return out;

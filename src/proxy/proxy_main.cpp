@@ -30,6 +30,7 @@
 #include "proxy/server.hpp"
 #include "proxy/triage.hpp"
 #include "proxy/watcher.hpp"
+#include "report/expect_options.hpp"
 
 namespace mcptriage::proxy {
 namespace {
@@ -204,14 +205,7 @@ int proxy_main(int argc, char** argv) {
       ->check(CLI::IsMember({"table", "jsonl"}));
   app.add_option("--color", opt.color, "Colour in the table: auto, always or never (NO_COLOR disables it)")
       ->check(CLI::IsMember({"auto", "always", "never"}));
-  app.add_option("--expect", opt.expect, "Exit 1 unless every exchange has one of these outcomes (comma-separated)")
-      ->type_name("OUTCOME[,...]")
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  app.add_option("--fail-on", opt.fail_on, "Exit 1 if any exchange has one of these outcomes (comma-separated)")
-      ->type_name("OUTCOME[,...]")
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  report::add_expectation_options(app, opt.expect, opt.fail_on);
   app.add_option("--report-junit", opt.report_junit, "Write a JUnit XML report to FILE at the end")->type_name("FILE");
   app.add_option("--report-tap", opt.report_tap, "Write a TAP version 13 report to FILE at the end ('-' for stdout)")
       ->type_name("FILE");
