@@ -22,9 +22,21 @@ namespace mcptriage {
 /// ahead on the worker threads (RecordSink::prepare).
 std::unique_ptr<RecordSink> make_jsonl_sink(Output& out);
 
-/// The table into `out` (docs/output.md "Table"), a page of 4,096 rows at a time (`color`:
-/// ANSI colours on the OUTCOME column), then each session's block and the skipped entries.
-std::unique_ptr<RecordSink> make_table_sink(Output& out, bool color);
+/// What the table shows besides its rows (docs/output.md "Table").
+struct TableOptions {
+  bool color = false;    ///< ANSI colours on the OUTCOME column
+  bool explain = false;  ///< `--explain`: under each row, the reason's paragraph, next step and spec link
+  bool verbose = false;  ///< `-v`: under each row, the record's warnings
+};
+
+/// The table into `out` (docs/output.md "Table"), a page of 4,096 rows at a time, then each
+/// session's block and the skipped entries.
+std::unique_ptr<RecordSink> make_table_sink(Output& out, TableOptions options);
+
+/// Appends `text` as words wrapped at `width` columns (bytes), each line starting with `indent`
+/// spaces, the first after `lead` instead when it is given; ends with a newline.
+void append_wrapped(std::string& out, std::string_view text, std::size_t indent, std::string_view lead = {},
+                    std::size_t width = 78);
 
 /// JSON Lines schema version written in every record as `schema` (docs/output.md).
 inline constexpr int kSchemaVersion = 1;
@@ -55,6 +67,7 @@ struct TableRow {
   Outcome outcome = Outcome::NOT_CAPTURED;  ///< for the colour of the OUTCOME cell
   std::string detail;                       ///< the indented detail line
   std::string retry;                        ///< the indented retry line ("" when the advice is none)
+  std::string notes;                        ///< lines printed under the row (`--explain`, `-v`), each ending in a newline
 };
 TableRow table_row(const Record& r, std::string_view input);
 /// render_table over rows made by table_row().

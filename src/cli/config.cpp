@@ -120,6 +120,8 @@ std::expected<Config, UsageError> resolve_config(const RawOptions& opt, const En
   const bool dumb = env.term && *env.term == "dumb";
   cfg.color = cfg.format == OutputFormat::table && !set(env.no_color) &&
               (opt.color == "always" || (opt.color == "auto" && env.stdout_tty && !dumb));
+  cfg.explain = opt.explain;
+  cfg.verbose = opt.verbose;
   cfg.now = set(env.mcptriage_now) ? std::atoll(env.mcptriage_now->c_str()) : env.clock;
   cfg.progress = Progress{opt.progress, env.stderr_tty && !set(env.ci)};
   cfg.body_file = opt.body_file;

@@ -55,6 +55,8 @@ struct Config {
   std::vector<ManifestEntry> manifest;  ///< the manifest's captures, after the inputs
   OutputFormat format = OutputFormat::jsonl;
   bool color = false;                  ///< ANSI colour in the table
+  bool explain = false;                ///< `--explain`: the reason's entry under each table row
+  bool verbose = false;                ///< `-v`: the record's warnings under each table row
   ContextFlags flags;                  ///< the request context of every input (--id, --method, --request, ...)
   std::optional<Expectation> expect;   ///< `--expect`
   std::vector<Outcome> fail_on;        ///< `--fail-on`

@@ -14,7 +14,6 @@
 namespace mcptriage::cli {
 namespace {
 
-constexpr std::size_t kWidth = 78;  ///< columns of the wrapped paragraphs
 constexpr int kOk = 0;
 constexpr int kUsage = 2;        ///< docs/exit-codes.md
 constexpr int kWriteError = 4;   ///< standard output could not be written
@@ -22,32 +21,6 @@ constexpr int kWriteError = 4;   ///< standard output could not be written
 constexpr std::string_view kUsageText =
     "usage: mcptriage explain NAME...   what a reason code, an outcome or a skipped record's reason means\n"
     "       mcptriage explain --list    every name, reasons under their outcome\n";
-
-/// Appends `text` as words wrapped at kWidth, each line starting with `indent` spaces (the first
-/// after `lead`, which is printed in their place when given).
-void append_wrapped(std::string& out, std::string_view text, std::size_t indent, std::string_view lead = {}) {
-  std::string line = lead.empty() ? std::string(indent, ' ') : std::string(lead);
-  bool line_has_word = false;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find(' ', pos);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view word = text.substr(pos, end - pos);
-    pos = end + 1;
-    if (word.empty()) continue;
-    if (line_has_word && line.size() + 1 + word.size() > kWidth) {
-      out += line;
-      out += '\n';
-      line.assign(indent, ' ');
-      line_has_word = false;
-    }
-    if (line_has_word) line += ' ';
-    line += word;
-    line_has_word = true;
-  }
-  out += line;
-  out += '\n';
-}
 
 void append_reason(std::string& out, const ReasonEntry& e) {
   out += fmt::format("reason {}\n", e.name);

@@ -17,9 +17,10 @@ std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const
   std::string id;
   std::string protocol_version;
   CLI::App app{"mcptriage: tells why an MCP call over HTTP failed.\n"
-               "Reads captured HTTP exchanges (curl -i output, raw HTTP, HTTPie -v, bare JSON or SSE bodies) from\n"
-               "files, folders or stdin and classifies each layer by layer: HTTP transport, JSON-RPC envelope,\n"
-               "tool result. Prints a table (on a terminal) or JSON Lines (otherwise), with retry advice.",
+               "Reads captured HTTP exchanges (curl -i and curl -v output, raw HTTP, HTTPie -v, HAR files, JSON Lines\n"
+               "exchange logs, bare JSON or SSE bodies) from files, folders or stdin and classifies each layer by\n"
+               "layer: HTTP transport, JSON-RPC envelope, tool result. Prints a table (on a terminal) or JSON Lines\n"
+               "(otherwise), with retry advice. Subcommands: explain, proxy (see mcptriage proxy --help).",
                "mcptriage"};
   app.footer(
       "Examples:\n"
@@ -40,6 +41,9 @@ std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const
       ->check(CLI::IsMember({"table", "jsonl"}));
   app.add_option("--color", opt.color, "Colour in the table: auto, always or never (NO_COLOR disables it)")
       ->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_flag("--explain", opt.explain,
+               "Table: under each row, what the reason means, what to do next, and its spec section");
+  app.add_flag("-v,--verbose", opt.verbose, "Table: under each row, the record's warnings (JSON Lines always has them)");
   app.add_option("--id", id, "The request's JSON-RPC id, type-exact: 1 is the integer, '\"1\"' the string")
       ->type_name("ID");
   app.add_option("--method", opt.method, "The request's method (tools/call, initialize, notifications/initialized, ...)")

@@ -30,6 +30,8 @@ struct RawOptions {
   std::string report_tap;                  ///< `--report-tap FILE` ("-": standard output)
   bool quiet = false;
   bool progress = false;
+  bool explain = false;                    ///< `--explain`
+  bool verbose = false;                    ///< `-v`, `--verbose`
   std::size_t max_input = kDefaultMaxInput;  ///< bytes
   std::size_t max_body = kDefaultMaxBody;    ///< bytes
   bool no_redact = false;

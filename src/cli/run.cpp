@@ -134,7 +134,7 @@ ExitCode run(const Config& config, const Env&) {
   io::FdOutput standard_output(STDOUT_FILENO, "standard output");
   std::unique_ptr<RecordSink> records_sink = config.format == OutputFormat::jsonl
                                                  ? make_jsonl_sink(standard_output)
-                                                 : make_table_sink(standard_output, config.color);
+                                                 : make_table_sink(standard_output, TableOptions{config.color, config.explain, config.verbose});
   std::vector<Report> reports;
   auto add_report = [&](const std::string& path, std::string_view what, auto make) {
     if (path.empty()) return;

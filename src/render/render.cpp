@@ -431,8 +431,34 @@ std::string render_table_page(const std::vector<TableRow>& rows, bool color, Tab
       out += row.retry;
       out += '\n';
     }
+    out += row.notes;
   }
   return out;
+}
+
+void append_wrapped(std::string& out, std::string_view text, std::size_t indent, std::string_view lead,
+                    std::size_t width) {
+  std::string line = lead.empty() ? std::string(indent, ' ') : std::string(lead);
+  bool line_has_word = false;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find(' ', pos);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view word = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (word.empty()) continue;
+    if (line_has_word && line.size() + 1 + word.size() > width) {
+      out += line;
+      out += '\n';
+      line.assign(indent, ' ');
+      line_has_word = false;
+    }
+    if (line_has_word) line += ' ';
+    line += word;
+    line_has_word = true;
+  }
+  out += line;
+  out += '\n';
 }
 
 }  // namespace mcptriage

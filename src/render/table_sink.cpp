@@ -9,7 +9,7 @@ namespace {
 
 class TableSink final : public RecordSink {
  public:
-  TableSink(Output& out, bool color) : out_(out), color_(color) {}
+  TableSink(Output& out, TableOptions options) : out_(out), options_(options) {}
 
   void begin_input(const InputInfo& input) override {
     name_ = input.name;
@@ -22,6 +22,18 @@ class TableSink final : public RecordSink {
 
   void record(const Record& r, const Check&, std::string_view) override {
     rows_.push_back(table_row(r, name_));
+    if (options_.verbose) {
+      for (const std::string& w : r.c.warnings) append_wrapped(rows_.back().notes, escape_terminal(redact(w)), 4, "  warning: ", kNoteWidth);
+    }
+    if (options_.explain) {
+      const ReasonEntry& e = reason_entry(r.c.reason);
+      std::string& notes = rows_.back().notes;
+      append_wrapped(notes, e.explanation, 4, "  why: ", kNoteWidth);
+      append_wrapped(notes, e.next_step, 4, "  next: ", kNoteWidth);
+      notes += "  spec: ";
+      notes += e.spec;
+      notes += '\n';
+    }
     // Replays and findings are listed once per entry (the records of a batch reply share them),
     // the first kMaxListed, as the summary record caps its arrays.
     if (r.session && r.session.get() != last_notable_ && (r.session->replay || !r.session->findings.empty())) {
@@ -30,7 +42,7 @@ class TableSink final : public RecordSink {
       else ++notable_omitted_;
     }
     if (rows_.size() >= kPageRows) {
-      out_.buffer() += render_table_page(rows_, color_, widths_, !started_);
+      out_.buffer() += render_table_page(rows_, options_.color, widths_, !started_);
       started_ = true;
       rows_.clear();
       out_.flush();
@@ -55,7 +67,7 @@ class TableSink final : public RecordSink {
 
   void flush() override {
     if (!rows_.empty()) {
-      out_.buffer() += render_table_page(rows_, color_, widths_, !started_);
+      out_.buffer() += render_table_page(rows_, options_.color, widths_, !started_);
       started_ = true;
       rows_.clear();
     }
@@ -63,7 +75,7 @@ class TableSink final : public RecordSink {
   }
 
   void finish() override {
-    if (!rows_.empty() || !started_) out_.buffer() += render_table_page(rows_, color_, widths_, !started_);
+    if (!rows_.empty() || !started_) out_.buffer() += render_table_page(rows_, options_.color, widths_, !started_);
     out_.buffer() += lines_;
     out_.flush();
   }
@@ -72,8 +84,9 @@ class TableSink final : public RecordSink {
   /// The rows are printed a page at a time (bounded memory on logs of any size): columns are as
   /// wide as the widest cell so far (docs/output.md).
   static constexpr std::size_t kPageRows = 4096;
+  static constexpr std::size_t kNoteWidth = 100;  ///< columns of the lines under a row
   Output& out_;
-  const bool color_;
+  const TableOptions options_;
   std::string name_;
   std::vector<TableRow> rows_;
   TableWidths widths_ = table_header_widths();
@@ -90,6 +103,8 @@ class TableSink final : public RecordSink {
 
 }  // namespace
 
-std::unique_ptr<RecordSink> make_table_sink(Output& out, bool color) { return std::make_unique<TableSink>(out, color); }
+std::unique_ptr<RecordSink> make_table_sink(Output& out, TableOptions options) {
+  return std::make_unique<TableSink>(out, options);
+}
 
 }  // namespace mcptriage

@@ -93,7 +93,7 @@ Result run(std::vector<std::vector<Exchange>> parts, Kind kind = Kind::jsonl, st
   StringOutput out;
   std::unique_ptr<RecordSink> sink = kind == Kind::jsonl             ? make_jsonl_sink(out)
                                      : kind == Kind::jsonl_unprepared ? std::make_unique<Unprepared>(out)
-                                                                      : make_table_sink(out, false);
+                                                                      : make_table_sink(out, TableOptions{});
   std::vector<RecordSink*> sinks{sink.get()};
   const std::vector<io::Input> inputs{io::Input{.name = name}};
   options.now = kNow;
