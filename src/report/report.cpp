@@ -53,10 +53,17 @@ std::string yaml_quote(std::string_view s) {
   return "\"" + detail::escape_terminal_controls_json(json_escape(redact(s))) + "\"";
 }
 
-/// TAP descriptions must not contain '#' (a directive) or a newline.
+/// A TAP description: no newline (escape_terminal), and '#' (which starts a directive) and '\\'
+/// escaped with a backslash (TAP 14 "Escaping"; tap-parser and prove read `\#` back as '#'),
+/// so that `file#1` is named as in every other output.
 std::string tap_text(std::string_view s) {
-  std::string out = escape_terminal(redact(s));
-  std::replace(out.begin(), out.end(), '#', '_');
+  const std::string text = escape_terminal(redact(s));
+  std::string out;
+  out.reserve(text.size() + 4);
+  for (char ch : text) {
+    if (ch == '#' || ch == '\\') out += '\\';
+    out += ch;
+  }
   return out;
 }
 
