@@ -1,4 +1,5 @@
 // Bare-body readers: a JSON or event-stream body saved without status line or headers.
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -42,6 +43,33 @@ bool looks_like_har(std::string_view bytes) {
   return entries && entries->is_array();
 }
 
+/// The method of a JSON-RPC request (an object with a string "method", an "id" and neither
+/// "result" nor "error": JSON-RPC 2.0 §4), or of the first request of a batch array holding
+/// only requests and notifications; nothing for anything else (responses, invalid JSON).
+std::optional<std::string> request_method(std::string_view bytes) {
+  if (bytes.find("\"method\"") == std::string_view::npos) return std::nullopt;
+  json::Parser parser;
+  auto root = parser.parse(bytes);
+  if (!root) return std::nullopt;
+  auto message_method = [](const json::View& v) -> std::optional<std::string_view> {
+    if (!v.is_object() || v.get("result") || v.get("error")) return std::nullopt;
+    return v.string_at("method");
+  };
+  if (root->is_object()) {
+    const auto method = message_method(*root);
+    if (method && root->get("id")) return std::string(*method);
+    return std::nullopt;
+  }
+  if (!root->is_array()) return std::nullopt;
+  std::optional<std::string> first;
+  for (const json::View item : root->items()) {
+    const auto method = message_method(item);
+    if (!method) return std::nullopt;
+    if (!first && item.get("id")) first = std::string(*method);
+  }
+  return first;
+}
+
 }  // namespace
 
 bool sniff_bare_json(std::string_view text) {
@@ -54,6 +82,11 @@ std::expected<std::vector<Exchange>, CaptureError> read_bare_json(std::string_vi
   // A HAR whose "log" is not its first member (an exporter's comment before it) is a HAR:
   // sniff_har looks at the first member only, to tell formats apart from the first bytes.
   if (looks_like_har(bytes)) return read_har(bytes, name, options);
+  // The user's mistake, not the server's: a request saved as the input (docs/formats.md).
+  if (const auto method = request_method(bytes)) {
+    return std::unexpected(CaptureError{"this is a JSON-RPC request (\"method\": \"" + *method +
+                                        "\"), not a response: give it with --request FILE and the response as the input"});
+  }
   // The JSON is not validated here: the classifier reports invalid JSON as such.
   return bare_exchange(bytes, name, options, CaptureFormat::bare_json);
 }
