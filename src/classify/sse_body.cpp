@@ -31,7 +31,7 @@ constexpr std::size_t kListedEventWarnings = 16;
 /// the verdicts of the deciding response and of a fallback judged when they arrive, the method of
 /// the last server request, the fault of the first event that is not JSON), plus the warnings of
 /// the first kListedEventWarnings events that raise one (a response for another id, a legacy
-/// `endpoint` event) and a count of the rest.
+/// `endpoint` event, an event of another type than `message`) and a count of the rest.
 class SseBody {
  public:
   SseBody(Judgement& judgement, Classification base) : j_(judgement), c_(std::move(base)) {}
@@ -42,6 +42,10 @@ class SseBody {
   bool feed(const sse::Event& ev) {
     const std::size_t i = events_++;
     Parsed p = parse_json(body_parser(), ev.data);
+    if (ev.type != "message" && !(ev.type == "endpoint" && !p.ok)) {
+      other_type_event(i, ev.type, p);
+      return decided();
+    }
     if (!p.ok) {
       if (ev.type == "endpoint") {
         event_warning("an `endpoint` event (legacy 2024-11-05 HTTP+SSE transport) was skipped");
@@ -95,6 +99,43 @@ class SseBody {
     return decided();
   }
 
+  /// An event of another type than `message` (docs/classification.md "SSE"): EventSource-style
+  /// clients never deliver it (WHATWG HTML, "dispatch the event": only `message` events reach
+  /// `onmessage`; the TypeScript and Python SDK clients read no other type). It is skipped with a
+  /// warning; a response in it that would have decided is remembered, for a stream that ends
+  /// without a response in a `message` event.
+  void other_type_event(std::size_t i, const std::string& type, const Parsed& p) {
+    std::string what = "data that is not JSON";
+    if (p.ok && p.root.is_object()) {
+      const View root = p.root;
+      auto method = root.string_at("method");
+      auto idv = root.get("id");
+      if (method) {
+        what = fmt::format("a {} {}", idv ? "server request" : "notification", clipped(*method));
+      } else {
+        std::optional<JsonRpcId> id;
+        if (idv) id = jsonrpc::id_of(*idv);
+        const bool answers = !c_.request_id || (id && *id == *c_.request_id);
+        what = answers ? std::string("the response") : fmt::format("a response for another id ({})", id ? id->to_json() : "none");
+        if (answers && !decided() && !other_type_response_) {
+          other_type_response_ = i;
+          other_type_ = type;
+        }
+      }
+    } else if (p.ok && p.root.is_array()) {
+      what = "a batch";
+      if (!decided() && !other_type_response_) {
+        other_type_response_ = i;
+        other_type_ = type;
+      }
+    } else if (p.ok) {
+      what = "JSON that is no JSON-RPC message";
+    }
+    event_warning(fmt::format("event {} is of type `{}`, not `message`: {} in it is never delivered to EventSource-style "
+                              "clients (the TypeScript and Python SDKs); skipped",
+                              i + 1, clipped(type), what));
+  }
+
   void finish(const SseStreamEnd& end, std::vector<Classification>& out) {
     Classification& c = c_;
     c.sse_events = events_;
@@ -105,7 +146,7 @@ class SseBody {
                       std::make_move_iterator(event_warnings_.end()));
     if (unlisted_warnings_ > 0) {
       c.warnings.push_back(fmt::format("{} more event(s) skipped with a warning (responses for other ids, `endpoint` "
-                                       "events): only the first {} are listed",
+                                       "events, events of other types): only the first {} are listed",
                                        unlisted_warnings_, kListedEventWarnings));
     }
     if (!decider_ && fallback_) {
@@ -120,6 +161,15 @@ class SseBody {
     std::string v = c.protocol_version;
     if (v.empty()) v = j_.version_for(c, std::nullopt, false);
     // No final response.
+    if (other_type_response_) {
+      c.resumable = false;
+      set_verdict(c, Reason::event_type_not_message,
+                  fmt::format("the response came only in SSE event {} of type `{}`; EventSource-style clients deliver "
+                              "only `message` events, so the call never gets it ({} event{})",
+                              *other_type_response_ + 1, clipped(other_type_), events_, events_ == 1 ? "" : "s"));
+      out.push_back(std::move(c));
+      return;
+    }
     if (first_invalid_) {
       set_verdict(c, first_invalid_reason_,
                   fmt::format("SSE event {} that may carry the response: {}", *first_invalid_ + 1, first_invalid_detail_));
@@ -218,6 +268,9 @@ class SseBody {
   std::optional<std::size_t> last_server_request_;
   std::string last_server_request_method_;
   bool only_notifications_since_request_ = true;  ///< every event after the last server request is a notification
+  std::optional<std::size_t> other_type_response_;  ///< the first event of another type than `message` holding
+                                                   ///< the response (or a batch), which no client is given
+  std::string other_type_;                         ///< its type
   std::optional<std::size_t> first_invalid_;      ///< the first event that is not JSON (but `endpoint` events)
   Reason first_invalid_reason_ = Reason::invalid_json;
   std::string first_invalid_detail_;
