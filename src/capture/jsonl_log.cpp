@@ -832,7 +832,9 @@ class JsonLinesReader {
         p.body = std::move(*it.message);
       }
     }
-    if (p.content_type.empty() && !p.body.empty() && it.wrapped) {
+    // A media type is assumed only when the log records no response headers at all: logged
+    // headers without Content-Type are a response without one (docs/formats.md "JSON Lines").
+    if (p.content_type.empty() && p.headers.empty() && !p.body.empty() && it.wrapped) {
       p.content_type = p.sse ? "text/event-stream" : "application/json";
       p.content_type_guessed = true;
     }

@@ -312,3 +312,20 @@ TEST(JsonLinesBlocks, FuzzFindingReadsLikeOneRead) {
   expect_blocks_read_like_one_read(
       read_file(std::string(MCPTRIAGE_SOURCE_DIR) + "/fuzz/seeds/read_capture-blockwise-jsonl.bin"));
 }
+
+// Issue 14: a media type is assumed only when the log records no response headers at all
+// (docs/formats.md "JSON Lines"); logged headers without Content-Type are a response without one.
+TEST(JsonLinesMediaType, LoggedHeadersWithoutContentTypeAreKeptWithout) {
+  const auto exs = read_text(
+      R"({"request":{"jsonrpc":"2.0","id":1,"method":"ping"},"status":200,"headers":{"mcp-session-id":"s1"},"body":{"jsonrpc":"2.0","id":1,"result":{}}})"
+      "\n"
+      R"({"request":{"jsonrpc":"2.0","id":2,"method":"ping"},"status":200,"headers":{},"body":{"jsonrpc":"2.0","id":2,"result":{}}})"
+      "\n");
+  ASSERT_EQ(exs.size(), 2u);
+  EXPECT_FALSE(find_header(exs[0].response.headers, "content-type"));
+  EXPECT_EQ(find_header(exs[0].response.headers, "mcp-session-id").value_or(""), "s1");
+  EXPECT_TRUE(exs[0].warnings.empty());
+  EXPECT_EQ(find_header(exs[1].response.headers, "content-type").value_or(""), "application/json");
+  ASSERT_EQ(exs[1].warnings.size(), 1u);
+  EXPECT_EQ(exs[1].warnings[0], "the log gives no media type: the message read as application/json");
+}
