@@ -17,6 +17,7 @@
 #include "json/dom.hpp"
 #include "capture/body.hpp"
 #include "capture/json_message.hpp"
+#include "capture/legs.hpp"
 #include "jsonrpc/request.hpp"
 #include "capture/readers.hpp"
 #include "http/tokens.hpp"
@@ -848,11 +849,20 @@ class JsonLinesReader {
     if (!stream_.empty()) {
       std::optional<std::size_t> owner;
       std::size_t requests = 0;
+      std::optional<std::size_t> get;  // an open GET: the standalone stream the events may be on
+      std::size_t gets = 0;
       for (std::size_t i : open_) {
         if (pending_[i].sent.kind == MessageKind::request) {
           owner = i;
           ++requests;
+        } else if (pending_[i].request && pending_[i].request->method_line == "GET") {
+          get = i;
+          ++gets;
         }
+      }
+      if (requests == 0 && gets == 1) {
+        owner = get;
+        requests = 1;
       }
       Pending fresh;
       Pending& p = requests == 1 ? pending_[*owner] : fresh;
@@ -934,6 +944,17 @@ class JsonLinesReader {
         r.body = std::move(p.body);
       }
       decode_body(r, ex.warnings, options_.max_body);  // a Content-Encoding the logged headers name
+      // A session DELETE, a CORS preflight, the standalone GET stream: no JSON-RPC call, as in HAR
+      // files (legs.hpp).
+      if (ex.request && any_wrapped_) {
+        if (auto skip = non_call_leg(*ex.request, r)) {
+          ex.skipped = std::move(skip);
+          ex.request.reset();
+          ex.response = Response{};
+          ex.response.status = 0;
+          ex.response.body_state = BodyState::not_captured;
+        }
+      }
       out.push_back(std::move(ex));
     }
     return out;
