@@ -89,6 +89,12 @@ class SseBody {
           } else {
             ++unlisted_warnings_;
           }
+          if (!other_id_) {
+            // Judged now (the View lasts until the next parse): the id_mismatch of a stream that
+            // ends without the response, as for a JSON body.
+            other_id_ = i;
+            judge(root, other_id_records_);
+          }
         }
       }
     } else if (root.is_array()) {
@@ -189,6 +195,20 @@ class SseBody {
       out.push_back(std::move(c));
       return;
     }
+    if (other_id_) {
+      // The server answered, with another id: INVALID_ENVELOPE/id_mismatch as for a JSON body
+      // (MCP basic, "Responses": the same id as the request), not a stream to resume.
+      decider_ = other_id_;
+      decided_records_ = std::move(other_id_records_);
+      decided_batch_ = false;
+      decided_other_id_ = true;
+      for (Classification& rec : decided_records_) {
+        rec.detail = fmt::format("SSE event {}: {}; the stream ended with no response for request id {}",
+                                 *other_id_ + 1, rec.detail, c.request_id ? c.request_id->to_json() : "?");
+      }
+      finish_decided(end, out);
+      return;
+    }
     c.resumable = end.any_id && mcp::in_force(mcp::Rule::stream_resumption, v);
     if (events_ == 0 && end.empty_data_events == 0) {
       set_verdict(c, Reason::empty_stream,
@@ -233,7 +253,9 @@ class SseBody {
   void finish_decided(const SseStreamEnd& end, std::vector<Classification>& out) {
     Classification& c = c_;
     const std::size_t i = *decider_;
-    if (i + 1 < events_) c.warnings.push_back(fmt::format("{} more event(s) after the final response", events_ - i - 1));
+    if (i + 1 < events_ && !decided_other_id_) {
+      c.warnings.push_back(fmt::format("{} more event(s) after the final response", events_ - i - 1));
+    }
     if (notifications_ > 0) c.warnings.push_back(fmt::format("{} notification(s) before the response", notifications_));
     if (first_invalid_ && *first_invalid_ < i) {
       c.warnings.push_back(
@@ -263,6 +285,9 @@ class SseBody {
   std::optional<std::size_t> decider_;       ///< index of the deciding event
   bool decided_batch_ = false;               ///< it carried a batch
   std::vector<Classification> decided_records_;
+  std::optional<std::size_t> other_id_;      ///< the first response for another id, used when no other verdict
+  std::vector<Classification> other_id_records_;
+  bool decided_other_id_ = false;            ///< it decided: the stream ended without the response
   std::optional<std::size_t> fallback_;      ///< the first id-less (or null-id) error, used if nothing decides
   std::vector<Classification> fallback_records_;
   std::optional<std::size_t> last_server_request_;

@@ -252,3 +252,28 @@ TEST(ClassifySse, ServerRequestInAnotherTypeIsNotPending) {
   ASSERT_EQ(c.warnings.size(), 1u);
   EXPECT_NE(c.warnings[0].find("a server request elicitation/create"), std::string::npos) << c.warnings[0];
 }
+
+// Issue 14: a stream that ends after a response for another id is id_mismatch, as for a JSON body,
+// not a stream to resume.
+TEST(ClassifySse, StreamEndingAfterAnotherIdIsIdMismatch) {
+  const Exchange ex = json_reply(200,
+                                 "id: a\nretry: 1000\ndata:\n\n" +
+                                     event(R"({"jsonrpc":"2.0","id":2,"result":{"content":[]}})", "id: b\n") +
+                                     event(R"({"jsonrpc":"2.0","method":"notifications/progress","params":{}})", "id: c\n"),
+                                 "text/event-stream");
+  const Classification c = one(ex, call());
+  EXPECT_EQ(c.outcome, Outcome::INVALID_ENVELOPE);
+  EXPECT_EQ(c.reason, Reason::id_mismatch);
+  EXPECT_EQ(c.pointer, "/id");
+  EXPECT_EQ(c.detail.rfind("SSE event 1: response id 2 does not equal request id 1", 0), 0u) << c.detail;
+  EXPECT_EQ(c.retry.advice, Advice::do_not_retry);
+  EXPECT_EQ(fed(ex, call()), whole(ex, call()));
+}
+
+TEST(ClassifySse, IdLessErrorStillBeatsAnotherId) {
+  const Exchange ex = json_reply(200,
+                                 event(R"({"jsonrpc":"2.0","id":2,"result":{"content":[]}})") +
+                                     event(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"x"}})"),
+                                 "text/event-stream");
+  EXPECT_EQ(one(ex, call()).outcome, Outcome::JSONRPC_ERROR);
+}
