@@ -242,7 +242,7 @@ class HarReader {
     const bool stream_request = resource_type == "eventsource" ||
                                 (method == "GET" && (sse_media || http::list_has(accept, "text/event-stream")));
     const bool mcp = sent.kind != MessageKind::not_jsonrpc || mcp_headers || stream_request || response_is_jsonrpc();
-    if (!mcp) {
+    if (!mcp && !is_oauth_leg(request)) {  // an OAuth leg is skipped below, saying what it says
       std::string kind;
       if (!resource_type.empty()) kind = ", " + std::string(resource_type);
       return skipped(std::move(ex), SkipReason::not_mcp,

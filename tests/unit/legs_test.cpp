@@ -65,3 +65,37 @@ TEST(NonCallLeg, ResumingGetUncapturedGetAndPostAreJudged) {
   EXPECT_FALSE(non_call_leg(request("POST"), response(200, "application/json", "{}")));
   EXPECT_FALSE(non_call_leg(request(""), response(200, "application/json", "{}")));
 }
+
+// Issue 14: OAuth and discovery legs beside MCP traffic are not JSON-RPC: not_mcp, saying what
+// they say, never a token.
+TEST(NonCallLeg, OAuthLegsAreNotMcpWithWhatTheySay) {
+  auto prm = non_call_leg(request("GET", "http://h/.well-known/oauth-protected-resource/mcp"),
+                          response(200, "application/json",
+                                   R"({"resource":"http://h/mcp","authorization_servers":["http://as/"]})"));
+  ASSERT_TRUE(prm);
+  EXPECT_EQ(prm->reason, SkipReason::not_mcp);
+  EXPECT_NE(prm->detail.find("resource http://h/mcp; authorization servers http://as/"), std::string::npos) << prm->detail;
+
+  Request token = request("POST", "/oauth2/v1/exchange");
+  token.body = "grant_type=refresh_token&refresh_token=r1";
+  auto error = non_call_leg(token, response(400, "application/json", R"({"error":"invalid_grant"})"));
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->reason, SkipReason::not_mcp);
+  EXPECT_NE(error->detail.find("error invalid_grant"), std::string::npos) << error->detail;
+
+  auto issued = non_call_leg(token, response(200, "application/json",
+                                             R"({"access_token":"SECRET","refresh_token":"R2","token_type":"Bearer"})"));
+  ASSERT_TRUE(issued);
+  EXPECT_EQ(issued->detail.find("SECRET"), std::string::npos) << issued->detail;
+  EXPECT_EQ(issued->detail.find("R2"), std::string::npos) << issued->detail;
+
+  auto metadata = non_call_leg(request("GET", "/.well-known/openid-configuration"),
+                               response(200, "application/json", R"({"issuer":"http://as/"})"));
+  ASSERT_TRUE(metadata);
+  EXPECT_NE(metadata->detail.find("issuer http://as/"), std::string::npos) << metadata->detail;
+
+  EXPECT_TRUE(capture::is_oauth_leg(request("POST", "http://as/register")));
+  Request call = request("POST", "/mcp");
+  call.body = R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{"q":"grant_type=x"}}})";
+  EXPECT_FALSE(capture::is_oauth_leg(call));
+}
