@@ -95,6 +95,7 @@ enum class Reason : std::uint8_t {
   // STREAM_INCOMPLETE
   empty_stream,
   no_final_response_stream,
+  event_type_not_message,
   // MALFORMED_JSON
   truncated,
   cut_at_limit,

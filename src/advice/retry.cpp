@@ -77,7 +77,10 @@ RetryAdvice advise(const Classification& c, const Headers& response_headers, lon
       a.text = "poll the task with tasks/get after its poll interval";
       return a;
     case Outcome::STREAM_INCOMPLETE:
-      if (c.resumable.value_or(false)) {
+      if (c.reason == Reason::event_type_not_message) {
+        a.advice = Advice::do_not_retry;
+        a.text = "resending gets the same stream: fix the server to send the response as a `message` event";
+      } else if (c.resumable.value_or(false)) {
         a.advice = Advice::resume_stream;
         a.after_ms = c.stream_retry_ms;
         a.text = "reconnect with GET and Last-Event-ID after the stream's retry delay";

@@ -10,11 +10,11 @@
 
 #include "capture/body.hpp"
 #include "capture/json_message.hpp"
+#include "capture/legs.hpp"
 #include "json/dom.hpp"
 #include "capture/readers.hpp"
 #include "http/tokens.hpp"
 #include "mcptriage/http.hpp"
-#include "mcptriage/sse.hpp"
 
 namespace mcptriage::capture {
 
@@ -86,14 +86,6 @@ std::string normalise_http_version(std::string_view v) {
   if (lower == "http/1.1") return "HTTP/1.1";
   if (lower == "http/1.0") return "HTTP/1.0";
   return std::string(v);
-}
-
-/// The URL without its query and fragment (they may hold tokens), for details.
-std::string url_for_detail(std::string_view url) {
-  const std::size_t cut = url.find_first_of("?#");
-  std::string out(url.substr(0, cut));
-  if (cut != std::string_view::npos) out += "?...";
-  return out;
 }
 
 /// A non-empty `_error` string (Chrome, mitmproxy); `null` and "" mean no error.
@@ -205,8 +197,7 @@ class HarReader {
       }
     }
     const std::string method = request.method_line;  // a copy: `request` is moved below
-    const std::string what = (method.empty() ? std::string("?") : std::string(method)) + " " +
-                             url_for_detail(request.target);
+    const std::string what = request_for_detail(request);
 
     // What the request says about MCP.
     MessageInfo sent;
@@ -251,20 +242,12 @@ class HarReader {
     const bool stream_request = resource_type == "eventsource" ||
                                 (method == "GET" && (sse_media || http::list_has(accept, "text/event-stream")));
     const bool mcp = sent.kind != MessageKind::not_jsonrpc || mcp_headers || stream_request || response_is_jsonrpc();
-    if (!mcp) {
+    if (!mcp && !is_oauth_leg(request)) {  // an OAuth leg is skipped below, saying what it says
       std::string kind;
       if (!resource_type.empty()) kind = ", " + std::string(resource_type);
       return skipped(std::move(ex), SkipReason::not_mcp,
                      what + " -> " + std::to_string(r.status) + (media.empty() ? "" : " " + media) + kind +
                          ": no JSON-RPC message in the request or the response");
-    }
-    if (method == "DELETE") {
-      return skipped(std::move(ex), SkipReason::session_end,
-                     what + " -> " + std::to_string(r.status) +
-                         ": ends the MCP session (Streamable HTTP, session management); no JSON-RPC message to classify");
-    }
-    if (method == "OPTIONS") {
-      return skipped(std::move(ex), SkipReason::not_mcp, what + " -> " + std::to_string(r.status) + ": a CORS preflight");
     }
 
     ex.request = std::move(request);
@@ -328,19 +311,8 @@ class HarReader {
                              : "no content.text: the exporter did not keep the body");
     }
 
-    // A standalone GET stream carries server messages, not the reply to a request.
-    if (method == "GET" && r.body_state != BodyState::not_captured &&
-        !find_header(ex.request->headers, "last-event-id")) {
-      std::string detail = what + " -> " + std::to_string(r.status);
-      if (sse_media) {
-        const sse::Stream stream = sse::parse(r.body);
-        detail += " event stream with " + std::to_string(stream.events.size()) +
-                  " event(s): the standalone server stream carries server messages, no response to a request";
-      } else {
-        detail += ": a GET is no JSON-RPC exchange (405 means the server offers no standalone stream)";
-      }
-      return skipped(std::move(ex), SkipReason::standalone_stream, std::move(detail));
-    }
+    // A session DELETE, a CORS preflight, the standalone GET stream: no JSON-RPC call (legs.hpp).
+    if (auto skip = non_call_leg(*ex.request, r)) return skipped(std::move(ex), skip->reason, std::move(skip->detail));
     return ex;
   }
 };

@@ -17,6 +17,7 @@
 #include "json/dom.hpp"
 #include "capture/body.hpp"
 #include "capture/json_message.hpp"
+#include "capture/legs.hpp"
 #include "jsonrpc/request.hpp"
 #include "capture/readers.hpp"
 #include "http/tokens.hpp"
@@ -286,6 +287,13 @@ class JsonLinesReader {
     }
     finish();
     if (pending_.empty()) return std::unexpected(CaptureError{"JSON Lines: no line holds a JSON object"});
+    // A log of another shape: no line from the start of the log is a message or a logged
+    // exchange (docs/formats.md "JSON Lines": an input error that says how to remap it).
+    if (first_line_ == 0 && first_unknown_line_ &&
+        std::all_of(pending_.begin(), pending_.end(),
+                    [](const Pending& p) { return p.skip && p.skip->reason == SkipReason::invalid_line; })) {
+      return std::unexpected(CaptureError{unrecognised_log_message()});
+    }
     return to_exchanges();
   }
 
@@ -299,6 +307,62 @@ class JsonLinesReader {
   std::size_t consumed_ = 0;
   std::size_t consumed_lines_ = 0;
   std::vector<std::size_t> carry_skip_;
+  /// The first line that is JSON but neither a message nor a logged exchange, and its first
+  /// member names (for the input error of a log of another shape).
+  std::optional<std::size_t> first_unknown_line_;
+  std::vector<std::string> first_unknown_keys_;
+  static constexpr std::size_t kKeysShown = 12;
+
+  /// A member name for a message: at most 40 bytes (whole UTF-8 sequences), control bytes as `?`.
+  static std::string printable_key(std::string_view key) {
+    std::size_t cut = key.size();
+    if (cut > 40) {
+      cut = 40;
+      while (cut > 0 && (static_cast<unsigned char>(key[cut]) & 0xC0) == 0x80) --cut;
+    }
+    std::string out(key.substr(0, cut));
+    for (char& c : out) {
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    }
+    if (cut < key.size()) out += "...";
+    return out;
+  }
+
+  /// `.name` for jq, or `."name"` when it is no identifier; `placeholder` when nothing fits.
+  std::string jq_path(std::initializer_list<std::string_view> words, std::string_view placeholder) const {
+    for (std::string_view w : words) {
+      for (const std::string& key : first_unknown_keys_) {
+        if (http::lower(key).find(w) == npos) continue;
+        const bool ident = !key.empty() && key.find_first_not_of(
+                                               "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == npos &&
+                           !(key[0] >= '0' && key[0] <= '9');
+        if (ident) return "." + key;
+        std::string quoted = ".\"";
+        for (char c : key) {
+          if (c == '"' || c == '\\') quoted += '\\';
+          quoted += c;
+        }
+        return quoted + "\"";
+      }
+    }
+    return std::string(placeholder);
+  }
+
+  std::string unrecognised_log_message() const {
+    std::string keys;
+    for (const std::string& k : first_unknown_keys_) keys += (keys.empty() ? "" : ", ") + k;
+    if (keys.empty()) keys = "none";
+    return "JSON Lines: no line is a JSON-RPC message or a logged exchange (line " + std::to_string(*first_unknown_line_) +
+           " has the members " + keys +
+           "); looked for `jsonrpc` (a bare message), or a status (status, status_code, statusCode, http_status, "
+           "httpStatus; also in `http` or `response`), a body (message, msg, payload, body, response_body, text), "
+           "`request`, `response` or a direction (dir, direction). Remap each line to the exchange-log shape "
+           "(docs/formats.md, \"JSON Lines\"), for example: jq -c '{status: " +
+           jq_path({"status", "code"}, ".STATUS") + ", headers: " + jq_path({"header"}, ".HEADERS") +
+           ", body: " + jq_path({"body", "resp", "payload", "output", "result"}, ".BODY") +
+           ", request: " + jq_path({"req", "input", "param"}, ".REQUEST") + "}' LOG > exchanges.jsonl";
+  }
+
   /// Some line waits for a later one: a request for its reply, events for their response, a
   /// server request for the client's response.
   bool waiting() const { return !open_.empty() || !stream_.empty() || !server_request_.empty(); }
@@ -443,6 +507,16 @@ class JsonLinesReader {
       case Side::client: return handle_client(std::move(item));
       case Side::server: return handle_server(std::move(item));
       case Side::unknown:
+        if (!first_unknown_line_) {
+          first_unknown_line_ = line_no;
+          if (root.is_object()) {
+            for (auto [key, value] : root.members()) {
+              (void)value;
+              if (first_unknown_keys_.size() == kKeysShown) break;
+              first_unknown_keys_.push_back(printable_key(key));
+            }
+          }
+        }
         add_skip(line_no, SkipReason::invalid_line,
                  "line " + std::to_string(line_no) +
                      " is neither a JSON-RPC message nor a logged exchange (no status, body or message)");
@@ -832,7 +906,9 @@ class JsonLinesReader {
         p.body = std::move(*it.message);
       }
     }
-    if (p.content_type.empty() && !p.body.empty() && it.wrapped) {
+    // A media type is assumed only when the log records no response headers at all: logged
+    // headers without Content-Type are a response without one (docs/formats.md "JSON Lines").
+    if (p.content_type.empty() && p.headers.empty() && !p.body.empty() && it.wrapped) {
       p.content_type = p.sse ? "text/event-stream" : "application/json";
       p.content_type_guessed = true;
     }
@@ -846,11 +922,20 @@ class JsonLinesReader {
     if (!stream_.empty()) {
       std::optional<std::size_t> owner;
       std::size_t requests = 0;
+      std::optional<std::size_t> get;  // an open GET: the standalone stream the events may be on
+      std::size_t gets = 0;
       for (std::size_t i : open_) {
         if (pending_[i].sent.kind == MessageKind::request) {
           owner = i;
           ++requests;
+        } else if (pending_[i].request && pending_[i].request->method_line == "GET") {
+          get = i;
+          ++gets;
         }
+      }
+      if (requests == 0 && gets == 1) {
+        owner = get;
+        requests = 1;
       }
       Pending fresh;
       Pending& p = requests == 1 ? pending_[*owner] : fresh;
@@ -932,6 +1017,17 @@ class JsonLinesReader {
         r.body = std::move(p.body);
       }
       decode_body(r, ex.warnings, options_.max_body);  // a Content-Encoding the logged headers name
+      // A session DELETE, a CORS preflight, the standalone GET stream: no JSON-RPC call, as in HAR
+      // files (legs.hpp).
+      if (ex.request && any_wrapped_) {
+        if (auto skip = non_call_leg(*ex.request, r)) {
+          ex.skipped = std::move(skip);
+          ex.request.reset();
+          ex.response = Response{};
+          ex.response.status = 0;
+          ex.response.body_state = BodyState::not_captured;
+        }
+      }
       out.push_back(std::move(ex));
     }
     return out;

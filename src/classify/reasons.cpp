@@ -193,6 +193,15 @@ constexpr std::array<ReasonEntry, kReasonCount> kRows{{
      "otherwise resend_if_idempotent (in 2026-07-28 a broken stream loses the request).",
      "Resumable: reconnect with GET and Last-Event-ID after the stream's retry delay. Not resumable: resend under "
      "a new id only if idempotent."},
+    {R::event_type_not_message, "event_type_not_message", O::STREAM_INCOMPLETE, A::do_not_retry, kMcpSendingMessages,
+     "The response to the request came only in an SSE event whose event field is not message (event: result, for "
+     "example); the detail names the type. EventSource-style parsing (the WHATWG HTML event stream "
+     "interpretation, which the TypeScript and Python SDK clients follow) hands a client only message events, so "
+     "the client never receives the response and the call hangs until its timeout. The MCP spec names no event "
+     "type; the link is the rule that the stream carries the response. A resumed stream would send it the same "
+     "way, so stream.resumable is false.",
+     "Fix the server to send JSON-RPC messages as message events (no event field, or event: message); resending "
+     "the request gets the same stream."},
     {R::truncated, "truncated", O::MALFORMED_JSON, A::do_not_retry, kRfc9112Incomplete,
      "The body is cut short: fewer bytes than its Content-Length, or chunk framing that ends before its last "
      "chunk. An incomplete message is never judged a success, even when the bytes present parse.",

@@ -31,7 +31,7 @@ constexpr std::size_t kListedEventWarnings = 16;
 /// the verdicts of the deciding response and of a fallback judged when they arrive, the method of
 /// the last server request, the fault of the first event that is not JSON), plus the warnings of
 /// the first kListedEventWarnings events that raise one (a response for another id, a legacy
-/// `endpoint` event) and a count of the rest.
+/// `endpoint` event, an event of another type than `message`) and a count of the rest.
 class SseBody {
  public:
   SseBody(Judgement& judgement, Classification base) : j_(judgement), c_(std::move(base)) {}
@@ -42,6 +42,10 @@ class SseBody {
   bool feed(const sse::Event& ev) {
     const std::size_t i = events_++;
     Parsed p = parse_json(body_parser(), ev.data);
+    if (ev.type != "message" && !(ev.type == "endpoint" && !p.ok)) {
+      other_type_event(i, ev.type, p);
+      return decided();
+    }
     if (!p.ok) {
       if (ev.type == "endpoint") {
         event_warning("an `endpoint` event (legacy 2024-11-05 HTTP+SSE transport) was skipped");
@@ -85,6 +89,12 @@ class SseBody {
           } else {
             ++unlisted_warnings_;
           }
+          if (!other_id_) {
+            // Judged now (the View lasts until the next parse): the id_mismatch of a stream that
+            // ends without the response, as for a JSON body.
+            other_id_ = i;
+            judge(root, other_id_records_);
+          }
         }
       }
     } else if (root.is_array()) {
@@ -93,6 +103,43 @@ class SseBody {
     }
     if (!notification) only_notifications_since_request_ = false;
     return decided();
+  }
+
+  /// An event of another type than `message` (docs/classification.md "SSE"): EventSource-style
+  /// clients never deliver it (WHATWG HTML, "dispatch the event": only `message` events reach
+  /// `onmessage`; the TypeScript and Python SDK clients read no other type). It is skipped with a
+  /// warning; a response in it that would have decided is remembered, for a stream that ends
+  /// without a response in a `message` event.
+  void other_type_event(std::size_t i, const std::string& type, const Parsed& p) {
+    std::string what = "data that is not JSON";
+    if (p.ok && p.root.is_object()) {
+      const View root = p.root;
+      auto method = root.string_at("method");
+      auto idv = root.get("id");
+      if (method) {
+        what = fmt::format("a {} {}", idv ? "server request" : "notification", clipped(*method));
+      } else {
+        std::optional<JsonRpcId> id;
+        if (idv) id = jsonrpc::id_of(*idv);
+        const bool answers = !c_.request_id || (id && *id == *c_.request_id);
+        what = answers ? std::string("the response") : fmt::format("a response for another id ({})", id ? id->to_json() : "none");
+        if (answers && !decided() && !other_type_response_) {
+          other_type_response_ = i;
+          other_type_ = type;
+        }
+      }
+    } else if (p.ok && p.root.is_array()) {
+      what = "a batch";
+      if (!decided() && !other_type_response_) {
+        other_type_response_ = i;
+        other_type_ = type;
+      }
+    } else if (p.ok) {
+      what = "JSON that is no JSON-RPC message";
+    }
+    event_warning(fmt::format("event {} is of type `{}`, not `message`: {} in it is never delivered to EventSource-style "
+                              "clients (the TypeScript and Python SDKs); skipped",
+                              i + 1, clipped(type), what));
   }
 
   void finish(const SseStreamEnd& end, std::vector<Classification>& out) {
@@ -105,7 +152,7 @@ class SseBody {
                       std::make_move_iterator(event_warnings_.end()));
     if (unlisted_warnings_ > 0) {
       c.warnings.push_back(fmt::format("{} more event(s) skipped with a warning (responses for other ids, `endpoint` "
-                                       "events): only the first {} are listed",
+                                       "events, events of other types): only the first {} are listed",
                                        unlisted_warnings_, kListedEventWarnings));
     }
     if (!decider_ && fallback_) {
@@ -120,6 +167,15 @@ class SseBody {
     std::string v = c.protocol_version;
     if (v.empty()) v = j_.version_for(c, std::nullopt, false);
     // No final response.
+    if (other_type_response_) {
+      c.resumable = false;
+      set_verdict(c, Reason::event_type_not_message,
+                  fmt::format("the response came only in SSE event {} of type `{}`; EventSource-style clients deliver "
+                              "only `message` events, so the call never gets it ({} event{})",
+                              *other_type_response_ + 1, clipped(other_type_), events_, events_ == 1 ? "" : "s"));
+      out.push_back(std::move(c));
+      return;
+    }
     if (first_invalid_) {
       set_verdict(c, first_invalid_reason_,
                   fmt::format("SSE event {} that may carry the response: {}", *first_invalid_ + 1, first_invalid_detail_));
@@ -137,6 +193,20 @@ class SseBody {
                   fmt::format("the stream ends with the server's {} request and no final response: answer it",
                               last_server_request_method_));
       out.push_back(std::move(c));
+      return;
+    }
+    if (other_id_) {
+      // The server answered, with another id: INVALID_ENVELOPE/id_mismatch as for a JSON body
+      // (MCP basic, "Responses": the same id as the request), not a stream to resume.
+      decider_ = other_id_;
+      decided_records_ = std::move(other_id_records_);
+      decided_batch_ = false;
+      decided_other_id_ = true;
+      for (Classification& rec : decided_records_) {
+        rec.detail = fmt::format("SSE event {}: {}; the stream ended with no response for request id {}",
+                                 *other_id_ + 1, rec.detail, c.request_id ? c.request_id->to_json() : "?");
+      }
+      finish_decided(end, out);
       return;
     }
     c.resumable = end.any_id && mcp::in_force(mcp::Rule::stream_resumption, v);
@@ -183,7 +253,9 @@ class SseBody {
   void finish_decided(const SseStreamEnd& end, std::vector<Classification>& out) {
     Classification& c = c_;
     const std::size_t i = *decider_;
-    if (i + 1 < events_) c.warnings.push_back(fmt::format("{} more event(s) after the final response", events_ - i - 1));
+    if (i + 1 < events_ && !decided_other_id_) {
+      c.warnings.push_back(fmt::format("{} more event(s) after the final response", events_ - i - 1));
+    }
     if (notifications_ > 0) c.warnings.push_back(fmt::format("{} notification(s) before the response", notifications_));
     if (first_invalid_ && *first_invalid_ < i) {
       c.warnings.push_back(
@@ -213,11 +285,17 @@ class SseBody {
   std::optional<std::size_t> decider_;       ///< index of the deciding event
   bool decided_batch_ = false;               ///< it carried a batch
   std::vector<Classification> decided_records_;
+  std::optional<std::size_t> other_id_;      ///< the first response for another id, used when no other verdict
+  std::vector<Classification> other_id_records_;
+  bool decided_other_id_ = false;            ///< it decided: the stream ended without the response
   std::optional<std::size_t> fallback_;      ///< the first id-less (or null-id) error, used if nothing decides
   std::vector<Classification> fallback_records_;
   std::optional<std::size_t> last_server_request_;
   std::string last_server_request_method_;
   bool only_notifications_since_request_ = true;  ///< every event after the last server request is a notification
+  std::optional<std::size_t> other_type_response_;  ///< the first event of another type than `message` holding
+                                                   ///< the response (or a batch), which no client is given
+  std::string other_type_;                         ///< its type
   std::optional<std::size_t> first_invalid_;      ///< the first event that is not JSON (but `endpoint` events)
   Reason first_invalid_reason_ = Reason::invalid_json;
   std::string first_invalid_detail_;

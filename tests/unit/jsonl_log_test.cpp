@@ -312,3 +312,49 @@ TEST(JsonLinesBlocks, FuzzFindingReadsLikeOneRead) {
   expect_blocks_read_like_one_read(
       read_file(std::string(MCPTRIAGE_SOURCE_DIR) + "/fuzz/seeds/read_capture-blockwise-jsonl.bin"));
 }
+
+// Issue 14: a media type is assumed only when the log records no response headers at all
+// (docs/formats.md "JSON Lines"); logged headers without Content-Type are a response without one.
+TEST(JsonLinesMediaType, LoggedHeadersWithoutContentTypeAreKeptWithout) {
+  const auto exs = read_text(
+      R"({"request":{"jsonrpc":"2.0","id":1,"method":"ping"},"status":200,"headers":{"mcp-session-id":"s1"},"body":{"jsonrpc":"2.0","id":1,"result":{}}})"
+      "\n"
+      R"({"request":{"jsonrpc":"2.0","id":2,"method":"ping"},"status":200,"headers":{},"body":{"jsonrpc":"2.0","id":2,"result":{}}})"
+      "\n");
+  ASSERT_EQ(exs.size(), 2u);
+  EXPECT_FALSE(find_header(exs[0].response.headers, "content-type"));
+  EXPECT_EQ(find_header(exs[0].response.headers, "mcp-session-id").value_or(""), "s1");
+  EXPECT_TRUE(exs[0].warnings.empty());
+  EXPECT_EQ(find_header(exs[1].response.headers, "content-type").value_or(""), "application/json");
+  ASSERT_EQ(exs[1].warnings.size(), 1u);
+  EXPECT_EQ(exs[1].warnings[0], "the log gives no media type: the message read as application/json");
+}
+
+// Issue 14: a log of another shape (no line recognised) is an input error that names the members
+// looked for and shows a jq remap to the documented shape (docs/formats.md "JSON Lines").
+TEST(JsonLinesShape, NoLineRecognisedIsAnInputErrorWithARemap) {
+  const std::string log =
+      R"({"ts":1,"upstream-code":200,"resp_body":"{}"})"
+      "\n"
+      R"({"ts":2,"upstream-code":200,"resp_body":"{}"})"
+      "\n";
+  auto r = read_capture(log, "gw.jsonl", CaptureOptions{});
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("line 1 has the members ts, upstream-code, resp_body"), std::string::npos)
+      << r.error().message;
+  EXPECT_NE(r.error().message.find(R"(jq -c '{status: ."upstream-code", headers: .HEADERS, body: .resp_body, )"
+                                   R"(request: .REQUEST}' LOG > exchanges.jsonl)"),
+            std::string::npos)
+      << r.error().message;
+}
+
+TEST(JsonLinesShape, OneRecognisedLineKeepsTheLog) {
+  const auto exs = read_text(
+      R"({"ts":1,"level":"info"})"
+      "\n"
+      R"({"status":202,"body":null})"
+      "\n");
+  ASSERT_EQ(exs.size(), 2u);
+  ASSERT_TRUE(exs[0].skipped);
+  EXPECT_EQ(exs[0].skipped->reason, mcptriage::SkipReason::invalid_line);
+}

@@ -209,7 +209,71 @@ TEST(SseJudge, ManySkippedEventsAreCountedNotListed) {
   EXPECT_EQ(c.warnings[0], "event 1 is a response for another id (100)");
   EXPECT_EQ(c.warnings[15], "event 16 is a response for another id (115)");
   EXPECT_EQ(c.warnings[16],
-            "24 more event(s) skipped with a warning (responses for other ids, `endpoint` events): only the first 16 "
-            "are listed");
+            "24 more event(s) skipped with a warning (responses for other ids, `endpoint` events, events of other "
+            "types): only the first 16 are listed");
   EXPECT_EQ(fed(ex, call()), whole(ex, call()));
+}
+
+// Issue 14: only `message` events reach an EventSource-style client (WHATWG HTML, "dispatch the
+// event"; the TypeScript and Python SDK clients); a response in an event of another type is never
+// delivered.
+TEST(ClassifySse, ResponseOnlyInEventOfAnotherTypeIsIncomplete) {
+  const Exchange ex = json_reply(200, "id: e1\ndata:\n\n" + event(kSuccess, "event: result\n"), "text/event-stream");
+  const Classification c = one(ex, call());
+  EXPECT_EQ(c.outcome, Outcome::STREAM_INCOMPLETE);
+  EXPECT_EQ(c.reason, Reason::event_type_not_message);
+  EXPECT_NE(c.detail.find("`result`"), std::string::npos) << c.detail;
+  EXPECT_EQ(c.resumable, false);
+  EXPECT_EQ(c.retry.advice, Advice::do_not_retry);
+  EXPECT_EQ(fed(ex, call()), whole(ex, call()));
+}
+
+TEST(ClassifySse, MessageEventStillDecidesAfterAnotherType) {
+  const Exchange ex = json_reply(200,
+                                 event(R"({"jsonrpc":"2.0","method":"notifications/progress","params":{}})", "event: progress\n") +
+                                     event(kSuccess, "event: result\n") + event(kSuccess, "event: message\n"),
+                                 "text/event-stream");
+  const Classification c = one(ex, call());
+  EXPECT_EQ(c.outcome, Outcome::TOOL_SUCCESS);
+  ASSERT_EQ(c.warnings.size(), 2u);
+  EXPECT_NE(c.warnings[0].find("event 1 is of type `progress`"), std::string::npos) << c.warnings[0];
+  EXPECT_NE(c.warnings[0].find("a notification notifications/progress"), std::string::npos) << c.warnings[0];
+  EXPECT_NE(c.warnings[1].find("event 2 is of type `result`, not `message`: the response"), std::string::npos) << c.warnings[1];
+  EXPECT_EQ(fed(ex, call()), whole(ex, call()));
+}
+
+TEST(ClassifySse, ServerRequestInAnotherTypeIsNotPending) {
+  const Exchange ex = json_reply(
+      200, event(R"({"jsonrpc":"2.0","id":9,"method":"elicitation/create","params":{}})", "event: request\n"),
+      "text/event-stream");
+  const Classification c = one(ex, call());
+  EXPECT_EQ(c.outcome, Outcome::STREAM_INCOMPLETE);
+  EXPECT_EQ(c.reason, Reason::no_final_response_stream);
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_NE(c.warnings[0].find("a server request elicitation/create"), std::string::npos) << c.warnings[0];
+}
+
+// Issue 14: a stream that ends after a response for another id is id_mismatch, as for a JSON body,
+// not a stream to resume.
+TEST(ClassifySse, StreamEndingAfterAnotherIdIsIdMismatch) {
+  const Exchange ex = json_reply(200,
+                                 "id: a\nretry: 1000\ndata:\n\n" +
+                                     event(R"({"jsonrpc":"2.0","id":2,"result":{"content":[]}})", "id: b\n") +
+                                     event(R"({"jsonrpc":"2.0","method":"notifications/progress","params":{}})", "id: c\n"),
+                                 "text/event-stream");
+  const Classification c = one(ex, call());
+  EXPECT_EQ(c.outcome, Outcome::INVALID_ENVELOPE);
+  EXPECT_EQ(c.reason, Reason::id_mismatch);
+  EXPECT_EQ(c.pointer, "/id");
+  EXPECT_EQ(c.detail.rfind("SSE event 1: response id 2 does not equal request id 1", 0), 0u) << c.detail;
+  EXPECT_EQ(c.retry.advice, Advice::do_not_retry);
+  EXPECT_EQ(fed(ex, call()), whole(ex, call()));
+}
+
+TEST(ClassifySse, IdLessErrorStillBeatsAnotherId) {
+  const Exchange ex = json_reply(200,
+                                 event(R"({"jsonrpc":"2.0","id":2,"result":{"content":[]}})") +
+                                     event(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"x"}})"),
+                                 "text/event-stream");
+  EXPECT_EQ(one(ex, call()).outcome, Outcome::JSONRPC_ERROR);
 }
