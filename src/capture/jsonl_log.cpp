@@ -682,7 +682,9 @@ class JsonLinesReader {
   void read_proxy_member(json::View proxy, Item& it) {
     if (auto skipped = proxy.get("skipped"); skipped && skipped->is_object()) {
       // The proxy names the reason as the HAR reader gave it (a SkipReason's name).
-      const std::string_view name = string_member(*skipped, "reason").value_or("not_mcp");
+      // Views into the document (string_at), not string_member's copies: a view of a temporary
+      // copy dangled here (ASan: heap-use-after-free).
+      const std::string_view name = skipped->string_at("reason").value_or("not_mcp");
       SkipReason reason = SkipReason::not_mcp;
       for (SkipReason r : {SkipReason::not_mcp, SkipReason::session_end, SkipReason::standalone_stream,
                            SkipReason::invalid_entry}) {
@@ -695,7 +697,7 @@ class JsonLinesReader {
         if (auto s = w.string()) it.proxy_warnings.emplace_back(*s);
       }
     }
-    const std::string_view body = string_member(proxy, "body").value_or("complete");
+    const std::string_view body = proxy.string_at("body").value_or("complete");
     if (body == "cut") it.proxy_body_state = BodyState::truncated;
     if (body == "cut_at_limit") {
       it.proxy_body_state = BodyState::truncated;
