@@ -251,6 +251,11 @@ struct RetryAdvice {
   std::optional<long long> after_ms;     ///< from `Retry-After` or the SSE `retry` field
 };
 
+/// What an error body (a JSON-RPC error's message, or a text body) says about the session, for
+/// the advice (docs/classification.md "Status and body together"): nothing, or that the session is
+/// missing, unknown or expired.
+enum class BodyHint : std::uint8_t { none, session_gone };
+
 /// The full verdict on one exchange.
 struct Classification {
   Outcome outcome = Outcome::NOT_CAPTURED;
@@ -272,6 +277,7 @@ struct Classification {
   std::optional<std::int64_t> error_code; ///< JSON-RPC error.code
   std::string error_message;              ///< JSON-RPC error.message
   std::vector<std::string> supported_versions;  ///< error.data.supported (-32022 and version errors)
+  BodyHint body_hint = BodyHint::none;    ///< what the error body says of the session (advice)
   std::string method;                     ///< the request method ("" when unknown)
   MethodSource method_source = MethodSource::inferred;
   bool notification = false;              ///< the request was a JSON-RPC notification

@@ -138,6 +138,11 @@ RetryAdvice advise(const Classification& c, const Headers& response_headers, lon
           a.text = "start a new session (initialize again)";
           break;
         default:  // url_elicitation_required, server_defined_error, reserved_error_code, application_error
+          if (c.body_hint == BodyHint::session_gone) {  // "Session not found" under a code of no fixed meaning
+            a.advice = Advice::new_session;
+            a.text = "the error names the session: start a new session (initialize again), then resend";
+            break;
+          }
           a.advice = Advice::investigate;
           a.text = "read the error message; do not resend the same call unchanged";
           break;
@@ -155,7 +160,7 @@ RetryAdvice advise(const Classification& c, const Headers& response_headers, lon
       a.text = "start a new session (initialize again), then resend";
       break;
     case Reason::not_found:
-      if (c.error_code == -32001 || c.error_message.find("ession") != std::string::npos) {  // the body names the session
+      if (c.error_code == -32001 || c.body_hint == BodyHint::session_gone) {  // the body names the session
         a.advice = Advice::new_session;
         a.text = "start a new session (initialize again), then resend";
       } else {
@@ -185,6 +190,13 @@ RetryAdvice advise(const Classification& c, const Headers& response_headers, lon
                            : "back off (no usable Retry-After), then retry; never work around the limit";
       break;
     case Reason::unauthorized:
+      if (c.body_hint == BodyHint::session_gone) {
+        // The body names the session, the status the credentials: say both.
+        a.advice = Advice::new_session;
+        a.text = "the body says the session is gone: start a new session (initialize again); the 401 also asks "
+                 "for credentials: re-authorize if the token is missing, invalid or expired";
+        break;
+      }
       a.advice = Advice::reauthorize;
       a.text = "re-authorize (OAuth): read WWW-Authenticate for resource_metadata and scope";
       break;

@@ -5,6 +5,7 @@
 
 #include "classify/judge.hpp"
 #include "http/tokens.hpp"
+#include "jsonrpc/envelope.hpp"
 #include "mcp/versions.hpp"
 #include "mcptriage/http.hpp"
 
@@ -51,7 +52,19 @@ void Judgement::judge_non_2xx(Classification& c, bool json_media, const std::str
     c.error_message = message;
   }
   std::string rpc = wellformed_error ? fmt::format("; JSON-RPC error {}: {}", *code, clipped(message)) : "";
-  const bool body_names_session = wellformed_error && http::icontains(message, "session");
+  // What the body says of the session decides the advice of a 400, 401 or 404 (the JSON-RPC
+  // error's message, else the body's text: a text/plain "Session not found").
+  BodyHint hint = BodyHint::none;
+  if (status == 400 || status == 401 || status == 404) {
+    if (wellformed_error) {
+      hint = jsonrpc::error_text_hint(message);
+    } else if (r.body_state == BodyState::complete) {
+      hint = jsonrpc::error_text_hint(r.body);
+    }
+  }
+  c.body_hint = hint;
+  const bool body_names_session = hint == BodyHint::session_gone;
+  const char* hint_text = body_names_session ? "; the body says the session is missing, unknown or expired" : "";
   Reason reason = Reason::server_error;
   std::string what;
   switch (status) {
@@ -64,7 +77,10 @@ void Judgement::judge_non_2xx(Classification& c, bool json_media, const std::str
         what = "the server rejected the request";
       }
       break;
-    case 401: reason = Reason::unauthorized; what = "authorization needed, or the token is invalid or expired"; break;
+    case 401:
+      reason = Reason::unauthorized;
+      what = fmt::format("authorization needed, or the token is invalid or expired{}", hint_text);
+      break;
     case 403: {
       auto auth = find_header(r.headers, "www-authenticate");
       if (auth && http::icontains(*auth, "insufficient_scope")) {

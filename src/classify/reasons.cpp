@@ -37,8 +37,8 @@ constexpr std::array<ReasonEntry, kReasonCount> kRows{{
      "Capture the decoded body (curl --compressed, or a HAR exporter that stores decoded content), then classify "
      "again."},
     {R::session_invalid, "session_invalid", O::HTTP_ERROR, A::new_session, kMcpSessionManagement,
-     "A 400 Bad Request whose JSON-RPC error message names the session: the server rejected a missing, unknown or "
-     "expired session id. A server that requires sessions should answer a request without its session id with 400 "
+     "A 400 Bad Request whose JSON-RPC error message (or text body) names the session: the server rejected a "
+     "missing, unknown or expired session id ('Session not found', 'No valid session ID provided'). A server that requires sessions should answer a request without its session id with 400 "
      "(2025 transports, Session Management); real servers also answer an unknown id this way.",
      "Start a new session: send initialize again without a session id, keep the new Mcp-Session-Id, then resend "
      "the request."},
@@ -52,7 +52,9 @@ constexpr std::array<ReasonEntry, kReasonCount> kRows{{
     {R::unauthorized, "unauthorized", O::HTTP_ERROR, A::reauthorize, kMcpAuthErrors,
      "The server answered 401 Unauthorized: authorization is required, or the access token is missing, invalid or "
      "expired. Its WWW-Authenticate header points at the protected resource metadata (resource_metadata; "
-     "2025-11-25 also allows a well-known URI instead) and should name the scope needed.",
+     "2025-11-25 also allows a well-known URI instead) and should name the scope needed. When the body names a "
+     "missing, unknown or expired session, the advice is new_session and says both: the session and the "
+     "credentials.",
      "Re-authorize: read WWW-Authenticate (resource_metadata, scope), obtain a new token, then resend."},
     {R::insufficient_scope, "insufficient_scope", O::HTTP_ERROR, A::step_up_authorization, kMcpInsufficientScope,
      "The server answered 403 with WWW-Authenticate error=\"insufficient_scope\": the token is valid but lacks a "

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "http/tokens.hpp"
+
 namespace mcptriage::jsonrpc {
 
 namespace {
@@ -80,6 +82,16 @@ std::expected<Envelope, Finding> check_envelope(json::View msg, const std::strin
     return finding(Reason::id_null, "a result with \"id\": null cannot be paired with a request", prefix + "/id");
   }
   return env;
+}
+
+BodyHint error_text_hint(std::string_view text) {
+  text = text.substr(0, kHintTextMax);
+  if (!http::icontains(text, "session")) return BodyHint::none;
+  for (std::string_view w : {"not found", "unknown", "invalid", "no valid", "expired", "missing", "required",
+                             "terminated", "does not exist", "no such", "no longer"}) {
+    if (http::icontains(text, w)) return BodyHint::session_gone;
+  }
+  return BodyHint::none;
 }
 
 Reason error_reason(std::int64_t code) {

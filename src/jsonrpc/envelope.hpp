@@ -51,6 +51,14 @@ std::expected<Envelope, Finding> check_envelope(json::View message, const std::s
 /// application_error.
 Reason error_reason(std::int64_t code);
 
+/// What an error text (a JSON-RPC error's message, or a non-JSON error body) says about the
+/// session, matched case-insensitively: session_gone when it names
+/// the session together with missing, unknown, invalid, expired or ended ("Session not found",
+/// "No valid session ID provided", "Mcp-Session-Id header is required", "session expired");
+/// none otherwise. Only the first kHintTextMax bytes are read.
+BodyHint error_text_hint(std::string_view text);
+inline constexpr std::size_t kHintTextMax = 4096;
+
 /// Compares a response's `id` with the request's (type and value, MCP basic §Responses); `what`
 /// names the response in the detail ("response", "error response"). Without a request id but
 /// with a batch request's `batch_ids`, the response must answer one of them, which becomes its

@@ -2,6 +2,7 @@
 // behind each outcome, on Exchanges built in memory (no capture parsing involved).
 #include <gtest/gtest.h>
 
+#include "jsonrpc/envelope.hpp"
 #include "mcptriage/classify.hpp"
 #include "mcptriage/render.hpp"
 
@@ -353,4 +354,47 @@ TEST(ClassifyCodings, PlainBytesUnderACodingAreNoSuccess) {
   error.response.headers.push_back({"Content-Encoding", "gzip"});
   error.response.plain_under_coding = true;
   EXPECT_NE(one(error, call()).reason, Reason::content_encoding_mismatch);
+}
+
+// --- status and body together (issue 14) ---
+
+TEST(StatusBody, ErrorTextNamingTheSession) {
+  using jsonrpc::error_text_hint;
+  EXPECT_EQ(error_text_hint("Session not found"), BodyHint::session_gone);
+  EXPECT_EQ(error_text_hint("Bad Request: No valid session ID provided"), BodyHint::session_gone);
+  EXPECT_EQ(error_text_hint("Bad Request: Mcp-Session-Id header is required"), BodyHint::session_gone);
+  EXPECT_EQ(error_text_hint("SESSION EXPIRED"), BodyHint::session_gone);
+  EXPECT_EQ(error_text_hint("Unknown session"), BodyHint::session_gone);
+  // "session" alone is not enough: the text must say the session is missing, unknown or expired.
+  EXPECT_EQ(error_text_hint("Conflict: Only one SSE stream is allowed per session"), BodyHint::none);
+  EXPECT_EQ(error_text_hint("Invalid token"), BodyHint::none);
+  EXPECT_EQ(error_text_hint(""), BodyHint::none);
+}
+
+TEST(StatusBody, TextBodyNamingTheSessionOn400IsSessionInvalid) {
+  auto c = one(json_reply(400, "Bad Request: No valid session ID provided", "text/plain"), call());
+  EXPECT_EQ(to_string(c.reason), "session_invalid");
+  EXPECT_EQ(c.retry.advice, Advice::new_session);
+}
+
+TEST(StatusBody, Unauthorized401NamingTheSessionSaysBoth) {
+  auto c = one(json_reply(401, R"({"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Session not found"}})"), call());
+  EXPECT_EQ(to_string(c.reason), "unauthorized");
+  EXPECT_EQ(c.retry.advice, Advice::new_session);
+  EXPECT_NE(c.retry.text.find("new session"), std::string::npos);
+  EXPECT_NE(c.retry.text.find("re-authorize"), std::string::npos);
+  auto plain = one(json_reply(401, R"({"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Invalid token"}})"), call());
+  EXPECT_EQ(plain.retry.advice, Advice::reauthorize);
+}
+
+TEST(StatusBody, NotFoundWithSessionTextAdvisesNewSession) {
+  auto c = one(json_reply(404, "session expired", "text/plain"), call());
+  EXPECT_EQ(to_string(c.reason), "not_found");
+  EXPECT_EQ(c.retry.advice, Advice::new_session);
+}
+
+TEST(StatusBody, JsonRpcErrorNamingTheSessionOn200AdvisesNewSession) {
+  auto c = one(json_reply(200, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"Session not found"}})"), call());
+  EXPECT_EQ(to_string(c.reason), "server_defined_error");
+  EXPECT_EQ(c.retry.advice, Advice::new_session);
 }
