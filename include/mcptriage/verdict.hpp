@@ -130,6 +130,7 @@ enum class Reason : std::uint8_t {
   internal_error,
   resource_not_found,
   session_not_found,
+  server_not_initialized,
   url_elicitation_required,
   header_mismatch,
   missing_client_capability,
@@ -252,9 +253,9 @@ struct RetryAdvice {
 };
 
 /// What an error body (a JSON-RPC error's message, or a text body) says about the session, for
-/// the advice (docs/classification.md "Status and body together"): nothing, or that the session is
-/// missing, unknown or expired.
-enum class BodyHint : std::uint8_t { none, session_gone };
+/// the advice (docs/classification.md "Status and body together"): nothing, that the session is
+/// missing, unknown or expired, or that the server is not initialized.
+enum class BodyHint : std::uint8_t { none, session_gone, not_initialized };
 
 /// The full verdict on one exchange.
 struct Classification {

@@ -342,7 +342,7 @@ void Judgement::judge_message(Classification& c, View msg, const std::string& pr
       return;
     }
     if (c.method.empty()) c.method_source = MethodSource::inferred;
-    set_verdict(c, jsonrpc::error_reason(env->error_code),
+    set_verdict(c, jsonrpc::error_reason(env->error_code, env->error_message, c.method),
                 fmt::format("JSON-RPC error {}: {}", env->error_code, clipped(env->error_message)));
     return;
   }

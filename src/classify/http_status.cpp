@@ -64,7 +64,9 @@ void Judgement::judge_non_2xx(Classification& c, bool json_media, const std::str
   }
   c.body_hint = hint;
   const bool body_names_session = hint == BodyHint::session_gone;
-  const char* hint_text = body_names_session ? "; the body says the session is missing, unknown or expired" : "";
+  const char* hint_text = hint == BodyHint::session_gone   ? "; the body says the session is missing, unknown or expired"
+                          : hint == BodyHint::not_initialized ? "; the body says the server is not initialized"
+                                                              : "";
   Reason reason = Reason::server_error;
   std::string what;
   switch (status) {
@@ -72,6 +74,9 @@ void Judgement::judge_non_2xx(Classification& c, bool json_media, const std::str
       if (body_names_session) {
         reason = Reason::session_invalid;
         what = "the server rejected the session id (missing, unknown or expired)";
+      } else if (hint == BodyHint::not_initialized) {
+        reason = Reason::bad_request;
+        what = "the server is not initialized for this session: initialize first";
       } else {
         reason = Reason::bad_request;
         what = "the server rejected the request";
@@ -100,6 +105,8 @@ void Judgement::judge_non_2xx(Classification& c, bool json_media, const std::str
         reason = Reason::not_found;
         what = body_names_session
                    ? "the body names a missing session; if the request carried Mcp-Session-Id, the session ended"
+               : hint == BodyHint::not_initialized
+                   ? "the body says the server is not initialized for this session: initialize first"
                    : "wrong endpoint, a legacy server, or (if the request carried Mcp-Session-Id) an ended session";
       }
       break;
