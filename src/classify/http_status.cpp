@@ -21,6 +21,7 @@ void Judgement::judge_non_2xx(Classification& c, bool json_media, const std::str
   std::optional<std::int64_t> code;
   std::string message;
   bool wellformed_error = false;
+  std::string other_id;  ///< the error's id when it answers another request (JSON text)
   if (json_media && r.body_state == BodyState::complete && !r.body.empty()) {
     auto parsed = body_parser().parse_string(r.body);
     if (parsed && parsed->is_object()) {
@@ -33,6 +34,12 @@ void Judgement::judge_non_2xx(Classification& c, bool json_media, const std::str
         wellformed_error = true;
         code = code_value;
         message = std::string(*err->string_at("message"));
+        // Does it answer this request? Its id, or no usable id (null, absent: the server could not
+        // read the request's), or no request id known to compare with.
+        auto id = root.get("id");
+        if (c.request_id && id && !id->is_null() && !jsonrpc::answers(root, *c.request_id)) {
+          other_id = json::minified(*id);
+        }
       }
     }
   }
@@ -41,12 +48,25 @@ void Judgement::judge_non_2xx(Classification& c, bool json_media, const std::str
     const bool paired = (status == 400 && (k == -32700 || k == -32600 || k == -32602 || k == -32020 ||
                                            k == -32021 || k == -32022)) ||
                         (status == 404 && k == -32601);
-    if (paired) {
+    // The pairs hold under 2026-07-28 rules only, and only for an error that answers this request;
+    // otherwise the status decides, as before 2026 (docs/classification.md, HTTP_ERROR).
+    const bool in_force = mcp::in_force(mcp::Rule::status_error_pairs, c.protocol_version);
+    if (paired && in_force && other_id.empty()) {
       judge_json_body(c, out);
       for (auto& rec : out) {
         rec.warnings.push_back(fmt::format("{} carries a JSON-RPC error the spec pairs with this status", status_text));
       }
       return;
+    }
+    if (paired && !in_force) {
+      c.warnings.push_back(fmt::format(
+          "{} carries JSON-RPC error {}, which 2026-07-28 pairs with this status; under protocol version {} the "
+          "status decides",
+          status_text, k, c.protocol_version.empty() ? std::string(mcp::kAssumedVersion) + " (assumed)" : c.protocol_version));
+    } else if (paired) {
+      c.warnings.push_back(fmt::format(
+          "{} carries JSON-RPC error {} for id {}, not this request's id {}: the status decides", status_text, k,
+          other_id, c.request_id->to_json()));
     }
     c.error_code = code;
     c.error_message = message;

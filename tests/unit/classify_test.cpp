@@ -128,8 +128,14 @@ TEST(ClassifyRules, IdIsTypeExact) {
   EXPECT_EQ(to_string(c.reason), "id_mismatch");
 }
 
+ContextFlags call2026(long long id = 1) {
+  ContextFlags f = call(id);
+  f.protocol_version = "2026-07-28";
+  return f;
+}
+
 TEST(ClassifyRules, SpecPaired400IsJsonRpcError) {
-  auto c = one(json_reply(400, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28","2025-11-25"],"requested":"x"}}})"), call());
+  auto c = one(json_reply(400, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28","2025-11-25"],"requested":"x"}}})"), call2026());
   EXPECT_EQ(c.outcome, Outcome::JSONRPC_ERROR);
   EXPECT_EQ(to_string(c.reason), "unsupported_protocol_version");
   EXPECT_EQ(c.retry.advice, Advice::retry_with_supported_version);
@@ -137,8 +143,30 @@ TEST(ClassifyRules, SpecPaired400IsJsonRpcError) {
 }
 
 TEST(ClassifyRules, Spec404MethodNotFoundIsJsonRpcError) {
-  auto c = one(json_reply(404, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}})"), call());
+  auto c = one(json_reply(404, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}})"), call2026());
   EXPECT_EQ(c.outcome, Outcome::JSONRPC_ERROR);
+}
+
+TEST(ClassifyRules, SpecPairsHoldUnder2026Only) {
+  const char* body = R"({"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params"}})";
+  auto assumed = one(json_reply(400, body), call());
+  EXPECT_EQ(assumed.outcome, Outcome::HTTP_ERROR);
+  EXPECT_EQ(to_string(assumed.reason), "bad_request");
+  EXPECT_EQ(assumed.error_code, -32602);
+  ContextFlags f2025 = call();
+  f2025.protocol_version = "2025-11-25";
+  EXPECT_EQ(one(json_reply(400, body), f2025).outcome, Outcome::HTTP_ERROR);
+  EXPECT_EQ(one(json_reply(400, body), call2026()).outcome, Outcome::JSONRPC_ERROR);
+}
+
+TEST(ClassifyRules, SpecPairsHoldForAnErrorAnsweringThisRequestOnly) {
+  auto other = one(json_reply(404, R"({"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"Method not found"}})"), call2026());
+  EXPECT_EQ(other.outcome, Outcome::HTTP_ERROR);
+  EXPECT_EQ(to_string(other.reason), "not_found");
+  auto no_id = one(json_reply(400, R"({"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}})"), call2026());
+  EXPECT_EQ(no_id.outcome, Outcome::JSONRPC_ERROR);
+  auto string_id = one(json_reply(400, R"({"jsonrpc":"2.0","id":"1","error":{"code":-32600,"message":"Invalid Request"}})"), call2026());
+  EXPECT_EQ(string_id.outcome, Outcome::HTTP_ERROR);
 }
 
 TEST(ClassifyRules, Session404IsHttpErrorNotFoundWithoutRequestHeaders) {
