@@ -173,7 +173,9 @@ def classify:
     else .body as $body
     | ($body | test("\\A[ \t\r\n]*\\z")) as $empty
     | if $status < 200 or $status > 299 then
-        (if $json and $body != "" then
+        # the 2026-07-28 pairs hold under 2026-07-28 rules only; the generator's captures carry no
+        # protocol version (2025-11-25 assumed), so the status decides
+        (if ($ctx.version2026 // false) and $json and $body != "" then
            ($body | parse) as $p
            | if ($p.v | isobj) and ($p.v.error | isobj) and $p.v.jsonrpc == "2.0" and ($p.v | has("result") | not)
                 and ($p.v.error.code | isint) and ($p.v.error.message | type) == "string"

@@ -179,10 +179,11 @@ function makeExchange(rng, i, opts) {
         request: req, outcome: 'JSONRPC_ERROR' };
     }
     case 'rpc_error_400':
-      // 2026-07-28: -32602 travels on 400; a well-formed error with that pair is JSONRPC_ERROR.
+      // 2026-07-28 pairs -32602 with 400 (JSONRPC_ERROR), under 2026-07-28 rules only; these captures carry no
+      // protocol version, so the assumed 2025-11-25 applies and the status decides (docs/classification.md).
       return { status: 400, headers: jsonType(),
         body: JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32602, message: `Invalid arguments for tool ${req.params.name}` } }),
-        request: req, outcome: 'JSONRPC_ERROR' };
+        request: req, outcome: 'HTTP_ERROR' };
     case 'http_5xx': {
       const v = rng.int(0, 2);
       if (v === 0) {
@@ -304,7 +305,7 @@ function genCurl(args) {
   for (let i = 1; i <= files; i++) {
     let ex = makeExchange(rng, i, { noLarge: true });
     // Without the request the id is not checked and the method is inferred: the outcome stays.
-    // A notification's 202 is then ACCEPTED with a warning; a 400 pair stays JSONRPC_ERROR.
+    // A notification's 202 is then ACCEPTED with a warning; a 400 pair stays HTTP_ERROR (no version in force).
     fs.writeFileSync(path.join(args.out, `x${String(i).padStart(width, '0')}.txt`), curlCapture(rng, ex));
     expected.write(ex.outcome + '\n');
   }

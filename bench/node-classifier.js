@@ -266,7 +266,9 @@ function classify(ex) {
   const isJson = media === 'application/json' || media.endsWith('+json');
   const isSse = media === 'text/event-stream';
   if (status < 200 || status > 299) {
-    if (isJson && body !== '') {
+    // The 2026-07-28 pairs hold under 2026-07-28 rules only; the generator's captures carry no protocol
+    // version (2025-11-25 assumed), so the status decides.
+    if (ctx.version2026 && isJson && body !== '') {
       const p = tryParse(body);
       const m = p.ok ? p.value : null;
       const e = isObject(m) ? m.error : null;

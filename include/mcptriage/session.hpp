@@ -38,6 +38,9 @@ struct SessionFacts {
   int http_status = 0;               ///< response status (0: no response)
   bool transport_captured = true;
   std::string session_id;            ///< the request's `Mcp-Session-Id` ("" when none)
+  /// The server the request went to, as the capture shows it: the authority (host[:port],
+  /// lowercased) of an absolute request URL, else the request's `Host` header; "" when neither.
+  std::string server;
   /// The captured JSON-RPC request when it is a message object (RequestInfo::Shape::message):
   /// its id, method, notification flag, params hash and tool name. nullopt when the capture holds
   /// no request body, or one that is no JSON-RPC message (or a batch).

@@ -131,6 +131,7 @@ enum class Reason : std::uint8_t {
   internal_error,
   resource_not_found,
   session_not_found,
+  server_not_initialized,
   url_elicitation_required,
   header_mismatch,
   missing_client_capability,
@@ -252,6 +253,11 @@ struct RetryAdvice {
   std::optional<long long> after_ms;     ///< from `Retry-After` or the SSE `retry` field
 };
 
+/// What an error body (a JSON-RPC error's message, or a text body) says about the session, for
+/// the advice (docs/classification.md "Status and body together"): nothing, that the session is
+/// missing, unknown or expired, or that the server is not initialized.
+enum class BodyHint : std::uint8_t { none, session_gone, not_initialized };
+
 /// The full verdict on one exchange.
 struct Classification {
   Outcome outcome = Outcome::NOT_CAPTURED;
@@ -273,6 +279,7 @@ struct Classification {
   std::optional<std::int64_t> error_code; ///< JSON-RPC error.code
   std::string error_message;              ///< JSON-RPC error.message
   std::vector<std::string> supported_versions;  ///< error.data.supported (-32022 and version errors)
+  BodyHint body_hint = BodyHint::none;    ///< what the error body says of the session (advice)
   std::string method;                     ///< the request method ("" when unknown)
   MethodSource method_source = MethodSource::inferred;
   bool notification = false;              ///< the request was a JSON-RPC notification

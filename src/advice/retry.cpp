@@ -42,6 +42,12 @@ long long retry_after_origin(const Headers& response_headers, long long now_unix
   return now_unix_seconds;
 }
 
+/// The advice text when the server says it is not initialized (MCP basic/lifecycle §Initialization:
+/// initialize, then notifications/initialized, before any other request).
+constexpr const char* kInitializeAgain =
+    "the server is not initialized for this session: initialize again (initialize, then notifications/initialized), "
+    "then resend; the request itself need not change";
+
 }  // namespace
 
 RetryAdvice advise(const Classification& c, const Headers& response_headers, long long now_unix_seconds) {
@@ -140,7 +146,16 @@ RetryAdvice advise(const Classification& c, const Headers& response_headers, lon
           a.advice = Advice::new_session;
           a.text = "start a new session (initialize again)";
           break;
+        case Reason::server_not_initialized:
+          a.advice = Advice::new_session;
+          a.text = kInitializeAgain;
+          break;
         default:  // url_elicitation_required, server_defined_error, reserved_error_code, application_error
+          if (c.body_hint == BodyHint::session_gone) {  // "Session not found" under a code of no fixed meaning
+            a.advice = Advice::new_session;
+            a.text = "the error names the session: start a new session (initialize again), then resend";
+            break;
+          }
           a.advice = Advice::investigate;
           a.text = "read the error message; do not resend the same call unchanged";
           break;
@@ -158,7 +173,10 @@ RetryAdvice advise(const Classification& c, const Headers& response_headers, lon
       a.text = "start a new session (initialize again), then resend";
       break;
     case Reason::not_found:
-      if (c.error_code == -32001 || c.error_message.find("ession") != std::string::npos) {  // the body names the session
+      if (c.body_hint == BodyHint::not_initialized) {
+        a.advice = Advice::new_session;
+        a.text = kInitializeAgain;
+      } else if (c.error_code == -32001 || c.body_hint == BodyHint::session_gone) {  // the body names the session
         a.advice = Advice::new_session;
         a.text = "start a new session (initialize again), then resend";
       } else {
@@ -188,6 +206,16 @@ RetryAdvice advise(const Classification& c, const Headers& response_headers, lon
                            : "back off (no usable Retry-After), then retry; never work around the limit";
       break;
     case Reason::unauthorized:
+      if (c.body_hint != BodyHint::none) {
+        // The body names the session, the status the credentials: say both.
+        a.advice = Advice::new_session;
+        a.text = c.body_hint == BodyHint::session_gone
+                     ? "the body says the session is gone: start a new session (initialize again); the 401 also asks "
+                       "for credentials: re-authorize if the token is missing, invalid or expired"
+                     : "the body says the server is not initialized: initialize again; the 401 also asks for "
+                       "credentials: re-authorize if the token is missing, invalid or expired";
+        break;
+      }
       a.advice = Advice::reauthorize;
       a.text = "re-authorize (OAuth): read WWW-Authenticate for resource_metadata and scope";
       break;
@@ -196,6 +224,14 @@ RetryAdvice advise(const Classification& c, const Headers& response_headers, lon
       a.text = "step-up authorization with the scopes named in WWW-Authenticate, then retry a few times at most";
       break;
     case Reason::bad_request:
+      if (c.body_hint == BodyHint::not_initialized) {
+        a.advice = Advice::new_session;
+        a.text = kInitializeAgain;
+        break;
+      }
+      a.advice = Advice::fix_request;
+      a.text = "fix the request (headers, media types, method); do not resend it unchanged";
+      break;
     case Reason::forbidden:
     case Reason::method_not_allowed:
     case Reason::not_acceptable:

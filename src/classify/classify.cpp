@@ -331,6 +331,7 @@ void Judgement::judge_message(Classification& c, View msg, const std::string& pr
   if (env->error) {
     c.error_code = env->error_code;
     c.error_message = std::string(env->error_message);
+    c.body_hint = jsonrpc::error_text_hint(env->error_message);
     if (env->error_data) mcp::read_supported_versions(*env->error_data, c.supported_versions);
     if (!env->id || env->id->is_null()) {
       c.warnings.push_back(env->id ? "error with \"id\": null cannot be paired with the request (lenient: JSON-RPC 2.0 "
@@ -341,7 +342,7 @@ void Judgement::judge_message(Classification& c, View msg, const std::string& pr
       return;
     }
     if (c.method.empty()) c.method_source = MethodSource::inferred;
-    set_verdict(c, jsonrpc::error_reason(env->error_code),
+    set_verdict(c, jsonrpc::error_reason(env->error_code, env->error_message, c.method),
                 fmt::format("JSON-RPC error {}: {}", env->error_code, clipped(env->error_message)));
     return;
   }

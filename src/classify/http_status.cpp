@@ -5,6 +5,7 @@
 
 #include "classify/judge.hpp"
 #include "http/tokens.hpp"
+#include "jsonrpc/envelope.hpp"
 #include "mcp/versions.hpp"
 #include "mcptriage/http.hpp"
 
@@ -20,6 +21,7 @@ void Judgement::judge_non_2xx(Classification& c, bool json_media, const std::str
   std::optional<std::int64_t> code;
   std::string message;
   bool wellformed_error = false;
+  std::string other_id;  ///< the error's id when it answers another request (JSON text)
   if (json_media && r.body_state == BodyState::complete && !r.body.empty()) {
     auto parsed = body_parser().parse_string(r.body);
     if (parsed && parsed->is_object()) {
@@ -32,6 +34,12 @@ void Judgement::judge_non_2xx(Classification& c, bool json_media, const std::str
         wellformed_error = true;
         code = code_value;
         message = std::string(*err->string_at("message"));
+        // Does it answer this request? Its id, or no usable id (null, absent: the server could not
+        // read the request's), or no request id known to compare with.
+        auto id = root.get("id");
+        if (c.request_id && id && !id->is_null() && !jsonrpc::answers(root, *c.request_id)) {
+          other_id = json::minified(*id);
+        }
       }
     }
   }
@@ -40,18 +48,45 @@ void Judgement::judge_non_2xx(Classification& c, bool json_media, const std::str
     const bool paired = (status == 400 && (k == -32700 || k == -32600 || k == -32602 || k == -32020 ||
                                            k == -32021 || k == -32022)) ||
                         (status == 404 && k == -32601);
-    if (paired) {
+    // The pairs hold under 2026-07-28 rules only, and only for an error that answers this request;
+    // otherwise the status decides, as before 2026 (docs/classification.md, HTTP_ERROR).
+    const bool in_force = mcp::in_force(mcp::Rule::status_error_pairs, c.protocol_version);
+    if (paired && in_force && other_id.empty()) {
       judge_json_body(c, out);
       for (auto& rec : out) {
         rec.warnings.push_back(fmt::format("{} carries a JSON-RPC error the spec pairs with this status", status_text));
       }
       return;
     }
+    if (paired && !in_force) {
+      c.warnings.push_back(fmt::format(
+          "{} carries JSON-RPC error {}, which 2026-07-28 pairs with this status; under protocol version {} the "
+          "status decides",
+          status_text, k, c.protocol_version.empty() ? std::string(mcp::kAssumedVersion) + " (assumed)" : c.protocol_version));
+    } else if (paired) {
+      c.warnings.push_back(fmt::format(
+          "{} carries JSON-RPC error {} for id {}, not this request's id {}: the status decides", status_text, k,
+          other_id, c.request_id->to_json()));
+    }
     c.error_code = code;
     c.error_message = message;
   }
   std::string rpc = wellformed_error ? fmt::format("; JSON-RPC error {}: {}", *code, clipped(message)) : "";
-  const bool body_names_session = wellformed_error && http::icontains(message, "session");
+  // What the body says of the session decides the advice of a 400, 401 or 404 (the JSON-RPC
+  // error's message, else the body's text: a text/plain "Session not found").
+  BodyHint hint = BodyHint::none;
+  if (status == 400 || status == 401 || status == 404) {
+    if (wellformed_error) {
+      hint = jsonrpc::error_text_hint(message);
+    } else if (r.body_state == BodyState::complete) {
+      hint = jsonrpc::error_text_hint(r.body);
+    }
+  }
+  c.body_hint = hint;
+  const bool body_names_session = hint == BodyHint::session_gone;
+  const char* hint_text = hint == BodyHint::session_gone   ? "; the body says the session is missing, unknown or expired"
+                          : hint == BodyHint::not_initialized ? "; the body says the server is not initialized"
+                                                              : "";
   Reason reason = Reason::server_error;
   std::string what;
   switch (status) {
@@ -59,12 +94,18 @@ void Judgement::judge_non_2xx(Classification& c, bool json_media, const std::str
       if (body_names_session) {
         reason = Reason::session_invalid;
         what = "the server rejected the session id (missing, unknown or expired)";
+      } else if (hint == BodyHint::not_initialized) {
+        reason = Reason::bad_request;
+        what = "the server is not initialized for this session: initialize first";
       } else {
         reason = Reason::bad_request;
         what = "the server rejected the request";
       }
       break;
-    case 401: reason = Reason::unauthorized; what = "authorization needed, or the token is invalid or expired"; break;
+    case 401:
+      reason = Reason::unauthorized;
+      what = fmt::format("authorization needed, or the token is invalid or expired{}", hint_text);
+      break;
     case 403: {
       auto auth = find_header(r.headers, "www-authenticate");
       if (auth && http::icontains(*auth, "insufficient_scope")) {
@@ -84,6 +125,8 @@ void Judgement::judge_non_2xx(Classification& c, bool json_media, const std::str
         reason = Reason::not_found;
         what = body_names_session
                    ? "the body names a missing session; if the request carried Mcp-Session-Id, the session ended"
+               : hint == BodyHint::not_initialized
+                   ? "the body says the server is not initialized for this session: initialize first"
                    : "wrong endpoint, a legacy server, or (if the request carried Mcp-Session-Id) an ended session";
       }
       break;

@@ -37,8 +37,8 @@ constexpr std::array<ReasonEntry, kReasonCount> kRows{{
      "Capture the decoded body (curl --compressed, or a HAR exporter that stores decoded content), then classify "
      "again."},
     {R::session_invalid, "session_invalid", O::HTTP_ERROR, A::new_session, kMcpSessionManagement,
-     "A 400 Bad Request whose JSON-RPC error message names the session: the server rejected a missing, unknown or "
-     "expired session id. A server that requires sessions should answer a request without its session id with 400 "
+     "A 400 Bad Request whose JSON-RPC error message (or text body) names the session: the server rejected a "
+     "missing, unknown or expired session id ('Session not found', 'No valid session ID provided'). A server that requires sessions should answer a request without its session id with 400 "
      "(2025 transports, Session Management); real servers also answer an unknown id this way.",
      "Start a new session: send initialize again without a session id, keep the new Mcp-Session-Id, then resend "
      "the request."},
@@ -46,13 +46,17 @@ constexpr std::array<ReasonEntry, kReasonCount> kRows{{
      "The server answered 400 Bad Request: it could not or would not process the request as sent (a malformed "
      "message, missing or wrong headers, an invalid MCP-Protocol-Version, a notification it did not accept). A "
      "JSON-RPC error in the body is kept in jsonrpc.error and the detail. Under 2026-07-28 a 400 carrying -32700, "
-     "-32600, -32602, -32020, -32021 or -32022 is JSONRPC_ERROR instead.",
+     "-32600, -32602, -32020, -32021 or -32022 is JSONRPC_ERROR instead. When the body says the server is not "
+     "initialized (the TypeScript SDK's 'Bad Request: Server not initialized'), the advice is new_session: "
+     "initialize again rather than fix the request.",
      "Read the body's error message, fix the request (headers, protocol version, body), and do not resend it "
      "unchanged."},
     {R::unauthorized, "unauthorized", O::HTTP_ERROR, A::reauthorize, kMcpAuthErrors,
      "The server answered 401 Unauthorized: authorization is required, or the access token is missing, invalid or "
      "expired. Its WWW-Authenticate header points at the protected resource metadata (resource_metadata; "
-     "2025-11-25 also allows a well-known URI instead) and should name the scope needed.",
+     "2025-11-25 also allows a well-known URI instead) and should name the scope needed. When the body names a "
+     "missing, unknown or expired session, the advice is new_session and says both: the session and the "
+     "credentials.",
      "Re-authorize: read WWW-Authenticate (resource_metadata, scope), obtain a new token, then resend."},
     {R::insufficient_scope, "insufficient_scope", O::HTTP_ERROR, A::step_up_authorization, kMcpInsufficientScope,
      "The server answered 403 with WWW-Authenticate error=\"insufficient_scope\": the token is valid but lacks a "
@@ -330,6 +334,14 @@ constexpr std::array<ReasonEntry, kReasonCount> kRows{{
      "-32001 no fixed meaning (2026-07-28 calls -32000..-32019 legacy); the rule behind it is the session rule "
      "that an ended session must be re-initialized.",
      "Start a new session (initialize again), then resend."},
+    {R::server_not_initialized, "server_not_initialized", O::JSONRPC_ERROR, A::new_session, kMcpInitialization,
+     "The server answered with a JSON-RPC error saying it is not initialized ('Server not initialized'), or with "
+     "-32002 to a method other than resources/* whose message names no resource: servers that follow LSP send -32002 ServerNotInitialized (MCP's "
+     "-32002 is Resource not found, which only a resources/ request can get). The server has no initialized session "
+     "for this request: initialize (and notifications/initialized) must come before any other request. The "
+     "request itself is not at fault.",
+     "Initialize again (initialize, then notifications/initialized), keep the new Mcp-Session-Id, then resend the "
+     "request unchanged."},
     {R::url_elicitation_required, "url_elicitation_required", O::JSONRPC_ERROR, A::investigate,
      kMcpUrlElicitationRequired,
      "The server answered with -32042 URL elicitation required (2025-11-25 only): the request cannot proceed until "

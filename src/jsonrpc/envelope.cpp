@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "http/tokens.hpp"
+
 namespace mcptriage::jsonrpc {
 
 namespace {
@@ -82,6 +84,19 @@ std::expected<Envelope, Finding> check_envelope(json::View msg, const std::strin
   return env;
 }
 
+BodyHint error_text_hint(std::string_view text) {
+  text = text.substr(0, kHintTextMax);
+  for (std::string_view w : {"not initialized", "not yet initialized", "uninitialized", "not been initialized"}) {
+    if (http::icontains(text, w)) return BodyHint::not_initialized;
+  }
+  if (!http::icontains(text, "session")) return BodyHint::none;
+  for (std::string_view w : {"not found", "unknown", "invalid", "no valid", "expired", "missing", "required",
+                             "terminated", "does not exist", "no such", "no longer"}) {
+    if (http::icontains(text, w)) return BodyHint::session_gone;
+  }
+  return BodyHint::none;
+}
+
 Reason error_reason(std::int64_t code) {
   switch (code) {
     case -32700: return Reason::parse_error;
@@ -100,6 +115,15 @@ Reason error_reason(std::int64_t code) {
   if (code >= -32099 && code <= -32000) return Reason::server_defined_error;
   if (code >= -32768 && code <= -32000) return Reason::reserved_error_code;
   return Reason::application_error;
+}
+
+Reason error_reason(std::int64_t code, std::string_view message, std::string_view method) {
+  if (error_text_hint(message) == BodyHint::not_initialized) return Reason::server_not_initialized;
+  if (code == -32002 && !method.empty() && !method.starts_with("resources/") &&
+      !http::icontains(message.substr(0, kHintTextMax), "resource")) {
+    return Reason::server_not_initialized;
+  }
+  return error_reason(code);
 }
 
 }  // namespace mcptriage::jsonrpc

@@ -50,6 +50,21 @@ std::expected<Envelope, Finding> check_envelope(json::View message, const std::s
 /// else server_defined_error (-32099..-32000), reserved_error_code (-32768..-32000) or
 /// application_error.
 Reason error_reason(std::int64_t code);
+/// error_reason(code), refined by the error's message and the request's method ("" when
+/// unknown): server_not_initialized when the message says the server is not initialized
+/// (error_text_hint), or for -32002 answering a known method outside resources/ whose message
+/// names no resource (servers that follow LSP's ServerNotInitialized -32002; MCP's -32002 is
+/// Resource not found, which only a resources/ request can get).
+Reason error_reason(std::int64_t code, std::string_view message, std::string_view method);
+
+/// What an error text (a JSON-RPC error's message, or a non-JSON error body) says about the
+/// session, matched case-insensitively: not_initialized when it says the server is not initialized
+/// ("Server not initialized", "not yet initialized", "uninitialized"); session_gone when it names
+/// the session together with missing, unknown, invalid, expired or ended ("Session not found",
+/// "No valid session ID provided", "Mcp-Session-Id header is required", "session expired");
+/// none otherwise. Only the first kHintTextMax bytes are read.
+BodyHint error_text_hint(std::string_view text);
+inline constexpr std::size_t kHintTextMax = 4096;
 
 /// Compares a response's `id` with the request's (type and value, MCP basic §Responses); `what`
 /// names the response in the detail ("response", "error response"). Without a request id but

@@ -12,7 +12,7 @@ namespace {
 
 using namespace spec;
 
-constexpr std::array<VersionRule, 9> kTable{{
+constexpr std::array<VersionRule, 10> kTable{{
     {Rule::batching, "batching", "2025-03-26", "2025-03-26", kMcpBatchingRemoved,
      "a body may be a JSON-RPC batch; 2025-06-18 removed batching"},
     {Rule::session_404, "session_404", "", "2025-11-25", kMcpSessionManagement,
@@ -33,6 +33,9 @@ constexpr std::array<VersionRule, 9> kTable{{
      "resultType task with a flat taskId"},
     {Rule::error_id_omitted, "error_id_omitted", "2025-11-25", "", kMcpErrorResponses,
      "an error whose request id could not be read leaves id out (JSON-RPC 2.0 sends null); both are read alike"},
+    {Rule::status_error_pairs, "status_error_pairs", "2026-07-28", "", kMcp26ErrorCodes,
+     "a 400 with -32700, -32600, -32602, -32020, -32021 or -32022, or a 404 with -32601, whose well-formed error "
+     "answers the request is JSONRPC_ERROR; before, the status decides"},
 }};
 
 static_assert([] {

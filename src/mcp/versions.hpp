@@ -34,6 +34,7 @@ enum class Rule : std::uint8_t {
   result_type,                ///< results carry `resultType` (absent means "complete")
   nested_task,                ///< a task-augmented tools/call answers `result.task` {taskId, status}
   error_id_omitted,           ///< an error whose request id could not be read leaves `id` out (not null)
+  status_error_pairs,         ///< a 400/404 carrying one of the spec's paired JSON-RPC errors is JSONRPC_ERROR
 };
 
 /// One row of the version table.

@@ -1,6 +1,7 @@
 // Session facts: what the session analysis needs of one exchange (request id, method, params
 // key, tool definitions, structuredContent), read once where the exchange is at hand.
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -68,6 +69,23 @@ void read_tools(View result, std::vector<ToolDefinition>& out) {
 
 }  // namespace
 
+/// SessionFacts::server: the authority of an absolute URL (RFC 3986 §3.2), else the Host header.
+static std::string server_of(const Request& request) {
+  std::string_view authority;
+  const std::string_view target = request.target;
+  if (auto scheme_end = target.find("://"); scheme_end != std::string_view::npos && scheme_end > 0 &&
+                                            target.find_first_of("/?#") > scheme_end) {
+    authority = target.substr(scheme_end + 3);
+    authority = authority.substr(0, authority.find_first_of("/?#"));
+    if (auto at = authority.rfind('@'); at != std::string_view::npos) authority.remove_prefix(at + 1);  // userinfo
+  } else if (auto host = find_header(request.headers, "host")) {
+    authority = *host;
+  }
+  std::string out(authority);
+  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
 SessionFacts extract_session_facts(const Exchange& ex, const std::vector<Classification>& records,
                                    const ReadAlong& along) {
   SessionFacts f;
@@ -80,6 +98,7 @@ SessionFacts extract_session_facts(const Exchange& ex, const std::vector<Classif
   if (ex.request) {
     f.http_method = ex.request->method_line;
     if (auto sid = find_header(ex.request->headers, "mcp-session-id")) f.session_id = std::string(*sid);
+    f.server = server_of(*ex.request);
     f.request = along.request;
   }
   if (records.empty()) return f;

@@ -126,6 +126,17 @@ class Window {
 
 struct Nothing {};
 
+/// The key of tool `name` in the session of `f`: its server and Mcp-Session-Id ("" when the
+/// capture does not show them), then the name.
+std::string tool_key(const SessionFacts& f, std::string_view name) {
+  std::string key;
+  key.reserve(f.server.size() + f.session_id.size() + name.size() + 2);
+  key.append(f.server).push_back('\0');
+  key.append(f.session_id).push_back('\0');
+  key.append(name);
+  return key;
+}
+
 }  // namespace
 
 struct SessionTracker::State {
@@ -169,7 +180,10 @@ struct SessionTracker::State {
     std::vector<std::uint64_t> unanswered; ///< keys of this call's attempts still unanswered
   };
   Window<Attempt> attempts;                               ///< hash(method, params) -> last attempt
-  std::unordered_map<std::string, ToolDefinition> tools;  ///< by name, the latest definition
+  /// By tool_key (server, session id, name): the latest definition. A tool belongs to the session
+  /// (and server) whose tools/list defined it, as request ids do: an interleaving gateway log must
+  /// not judge one session's tools/call by another's outputSchema.
+  std::unordered_map<std::string, ToolDefinition> tools;
   bool tools_forgotten = false;                           ///< more than kMaxTools names were defined
   bool tools_call_seen = false;
   bool tools_call_after_failure = false;
@@ -285,10 +299,11 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<c
     if (sum.first_failure) s.tools_call_after_failure = true;
   }
 
-  // Scope of request ids: the session id, else the stretch since the last initialize.
+  // Scope of request ids: the session id, else the stretch since the last initialize; and the
+  // server, where the capture shows it (one session id on two servers is two sessions).
   if (f.session_id.empty() && method == "initialize") ++s.initializes;
-  const std::uint64_t scope =
-      f.session_id.empty() ? mix64(s.initializes * 2 + 1) : json::hash_bytes(f.session_id, 2);
+  std::uint64_t scope = f.session_id.empty() ? mix64(s.initializes * 2 + 1) : json::hash_bytes(f.session_id, 2);
+  if (!f.server.empty()) scope = json::hash_bytes(f.server, scope);
   const bool is_request = request_captured && request_id && !request_notification;
   bool any_answer = false;
   for (const Classification* c : records) any_answer = any_answer || answered(*c);
@@ -354,7 +369,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<c
   // outputSchema: a successful tool result must conform to the schema its tool declared. Checked
   // before the replay bookkeeping, which must record this attempt as failed when it fails here.
   if (method == "tools/call" && primary && primary->outcome == Outcome::TOOL_SUCCESS && !tool_name.empty()) {
-    auto tool = s.tools.find(tool_name);
+    auto tool = s.tools.find(tool_key(f, tool_name));
     if (tool != s.tools.end() && tool->second.output_schema && f.result_found) {
       a.schema_checked = true;
       Amendment amendment;
@@ -399,7 +414,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<c
       r.after = prev->outcome;
       r.same_id = prev->id == id_hash;
       if (method == "tools/call") {
-        auto tool = s.tools.find(tool_name);
+        auto tool = s.tools.find(tool_key(f, tool_name));
         if (tool == s.tools.end()) {
           r.safety = ReplaySafety::unknown;
           r.decided_by = s.tools.empty() ? "no tools/list result earlier in the capture"
@@ -464,11 +479,12 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<c
   }
 
   for (const ToolDefinition& t : f.tools) {
-    if (s.tools.size() >= kMaxTools && !s.tools.count(t.name)) {
+    std::string key = tool_key(f, t.name);
+    if (s.tools.size() >= kMaxTools && !s.tools.count(key)) {
       s.tools_forgotten = true;
       continue;
     }
-    ToolDefinition& kept = s.tools[t.name] = t;
+    ToolDefinition& kept = s.tools[std::move(key)] = t;
     kept.source = source_text(s.name, SourceRef{exchange.input, exchange.exchange, std::nullopt});
   }
 

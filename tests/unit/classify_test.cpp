@@ -2,6 +2,7 @@
 // behind each outcome, on Exchanges built in memory (no capture parsing involved).
 #include <gtest/gtest.h>
 
+#include "jsonrpc/envelope.hpp"
 #include "mcptriage/classify.hpp"
 #include "mcptriage/render.hpp"
 
@@ -127,8 +128,14 @@ TEST(ClassifyRules, IdIsTypeExact) {
   EXPECT_EQ(to_string(c.reason), "id_mismatch");
 }
 
+ContextFlags call2026(long long id = 1) {
+  ContextFlags f = call(id);
+  f.protocol_version = "2026-07-28";
+  return f;
+}
+
 TEST(ClassifyRules, SpecPaired400IsJsonRpcError) {
-  auto c = one(json_reply(400, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28","2025-11-25"],"requested":"x"}}})"), call());
+  auto c = one(json_reply(400, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28","2025-11-25"],"requested":"x"}}})"), call2026());
   EXPECT_EQ(c.outcome, Outcome::JSONRPC_ERROR);
   EXPECT_EQ(to_string(c.reason), "unsupported_protocol_version");
   EXPECT_EQ(c.retry.advice, Advice::retry_with_supported_version);
@@ -136,8 +143,30 @@ TEST(ClassifyRules, SpecPaired400IsJsonRpcError) {
 }
 
 TEST(ClassifyRules, Spec404MethodNotFoundIsJsonRpcError) {
-  auto c = one(json_reply(404, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}})"), call());
+  auto c = one(json_reply(404, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}})"), call2026());
   EXPECT_EQ(c.outcome, Outcome::JSONRPC_ERROR);
+}
+
+TEST(ClassifyRules, SpecPairsHoldUnder2026Only) {
+  const char* body = R"({"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params"}})";
+  auto assumed = one(json_reply(400, body), call());
+  EXPECT_EQ(assumed.outcome, Outcome::HTTP_ERROR);
+  EXPECT_EQ(to_string(assumed.reason), "bad_request");
+  EXPECT_EQ(assumed.error_code, -32602);
+  ContextFlags f2025 = call();
+  f2025.protocol_version = "2025-11-25";
+  EXPECT_EQ(one(json_reply(400, body), f2025).outcome, Outcome::HTTP_ERROR);
+  EXPECT_EQ(one(json_reply(400, body), call2026()).outcome, Outcome::JSONRPC_ERROR);
+}
+
+TEST(ClassifyRules, SpecPairsHoldForAnErrorAnsweringThisRequestOnly) {
+  auto other = one(json_reply(404, R"({"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"Method not found"}})"), call2026());
+  EXPECT_EQ(other.outcome, Outcome::HTTP_ERROR);
+  EXPECT_EQ(to_string(other.reason), "not_found");
+  auto no_id = one(json_reply(400, R"({"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}})"), call2026());
+  EXPECT_EQ(no_id.outcome, Outcome::JSONRPC_ERROR);
+  auto string_id = one(json_reply(400, R"({"jsonrpc":"2.0","id":"1","error":{"code":-32600,"message":"Invalid Request"}})"), call2026());
+  EXPECT_EQ(string_id.outcome, Outcome::HTTP_ERROR);
 }
 
 TEST(ClassifyRules, Session404IsHttpErrorNotFoundWithoutRequestHeaders) {
@@ -353,4 +382,47 @@ TEST(ClassifyCodings, PlainBytesUnderACodingAreNoSuccess) {
   error.response.headers.push_back({"Content-Encoding", "gzip"});
   error.response.plain_under_coding = true;
   EXPECT_NE(one(error, call()).reason, Reason::content_encoding_mismatch);
+}
+
+// --- status and body together (issue 14) ---
+
+TEST(StatusBody, ErrorTextNamingTheSession) {
+  using jsonrpc::error_text_hint;
+  EXPECT_EQ(error_text_hint("Session not found"), BodyHint::session_gone);
+  EXPECT_EQ(error_text_hint("Bad Request: No valid session ID provided"), BodyHint::session_gone);
+  EXPECT_EQ(error_text_hint("Bad Request: Mcp-Session-Id header is required"), BodyHint::session_gone);
+  EXPECT_EQ(error_text_hint("SESSION EXPIRED"), BodyHint::session_gone);
+  EXPECT_EQ(error_text_hint("Unknown session"), BodyHint::session_gone);
+  // "session" alone is not enough: the text must say the session is missing, unknown or expired.
+  EXPECT_EQ(error_text_hint("Conflict: Only one SSE stream is allowed per session"), BodyHint::none);
+  EXPECT_EQ(error_text_hint("Invalid token"), BodyHint::none);
+  EXPECT_EQ(error_text_hint(""), BodyHint::none);
+}
+
+TEST(StatusBody, TextBodyNamingTheSessionOn400IsSessionInvalid) {
+  auto c = one(json_reply(400, "Bad Request: No valid session ID provided", "text/plain"), call());
+  EXPECT_EQ(to_string(c.reason), "session_invalid");
+  EXPECT_EQ(c.retry.advice, Advice::new_session);
+}
+
+TEST(StatusBody, Unauthorized401NamingTheSessionSaysBoth) {
+  auto c = one(json_reply(401, R"({"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Session not found"}})"), call());
+  EXPECT_EQ(to_string(c.reason), "unauthorized");
+  EXPECT_EQ(c.retry.advice, Advice::new_session);
+  EXPECT_NE(c.retry.text.find("new session"), std::string::npos);
+  EXPECT_NE(c.retry.text.find("re-authorize"), std::string::npos);
+  auto plain = one(json_reply(401, R"({"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Invalid token"}})"), call());
+  EXPECT_EQ(plain.retry.advice, Advice::reauthorize);
+}
+
+TEST(StatusBody, NotFoundWithSessionTextAdvisesNewSession) {
+  auto c = one(json_reply(404, "session expired", "text/plain"), call());
+  EXPECT_EQ(to_string(c.reason), "not_found");
+  EXPECT_EQ(c.retry.advice, Advice::new_session);
+}
+
+TEST(StatusBody, JsonRpcErrorNamingTheSessionOn200AdvisesNewSession) {
+  auto c = one(json_reply(200, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"Session not found"}})"), call());
+  EXPECT_EQ(to_string(c.reason), "server_defined_error");
+  EXPECT_EQ(c.retry.advice, Advice::new_session);
 }

@@ -59,6 +59,8 @@ TEST(VersionTable, EachRuleHoldsFromItsFirstToItsLastVersion) {
                         Case{Rule::structured_content_object, "2025-06-18", "2025-06-17"},
                         Case{Rule::result_type, "2026-07-28", "2026-07-27"},
                         Case{Rule::nested_task, "2025-11-25", "2026-07-28"},
+                        Case{Rule::status_error_pairs, "2026-07-28", "2025-11-25"},
+                        Case{Rule::status_error_pairs, "2030-01-01", ""},
                         Case{Rule::error_id_omitted, "2025-11-25", "2025-06-18"}}) {
     EXPECT_TRUE(mcp::in_force(c.rule, c.holds)) << mcp::version_rule(c.rule).name << " " << c.holds;
     EXPECT_FALSE(mcp::in_force(c.rule, c.not_holds)) << mcp::version_rule(c.rule).name << " " << c.not_holds;

@@ -224,7 +224,7 @@ TEST(SessionPairing, UnknownDuplicateAndNullIds) {
   again.response.body = ok_result(2);
   auto run = analyze({post(list_request(2), 200, tools_list(2, "")), orphan, again,
                       post(list_request(2), 200, tools_list(2, "")),
-                      post(list_request(7), 400, R"({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"bad"}})"),
+                      post(list_request(7), 200, R"({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"bad"}})"),
                       post(list_request(2), 200, tools_list(2, ""), "s2")});
   const auto& e = run.analysis.entries;
   ASSERT_EQ(e[1].findings.size(), 1u);
@@ -504,3 +504,27 @@ TEST(SessionRender, MembersAndRecordsAreJson) {
 }
 
 }  // namespace
+
+TEST(SessionOutputSchema, ToolsBelongToTheirSessionAndServer) {
+  // Two sessions interleaved, then the same session id on another server: each tools/call is
+  // judged by its own session's tools/list, never by the latest one of the capture.
+  constexpr std::string_view kTemp =
+      R"({"name":"w","inputSchema":{"type":"object"},"outputSchema":{"type":"object","required":["temp"]}})";
+  constexpr std::string_view kSummary =
+      R"({"name":"w","inputSchema":{"type":"object"},"outputSchema":{"type":"object","required":["summary"]}})";
+  Exchange other_server = post(list_request(2), 200, tools_list(2, kSummary), "a");
+  other_server.request->target = "https://other.example/mcp";
+  Exchange other_call = post(call(4, "w", "{}"), 200, ok_result(4, R"(,"structuredContent":{"summary":"x"})"), "a");
+  other_call.request->headers.push_back({"Host", "other.example"});
+  auto run = analyze({post(list_request(2), 200, tools_list(2, kTemp), "a"),
+                      post(list_request(2), 200, tools_list(2, kSummary), "b"),
+                      post(call(3, "w", "{}"), 200, ok_result(3, R"(,"structuredContent":{"temp":1})"), "a"),
+                      post(call(3, "w", "{}"), 200, ok_result(3, R"(,"structuredContent":{"summary":"s"})"), "b"),
+                      post(call(5, "w", "{}"), 200, ok_result(5, R"(,"structuredContent":{"summary":"s"})"), "a"),
+                      other_server, other_call});
+  const auto& r = run.results;
+  EXPECT_EQ(r[2][0].outcome, Outcome::TOOL_SUCCESS) << "session a's schema, not b's (the latest)";
+  EXPECT_EQ(r[3][0].outcome, Outcome::TOOL_SUCCESS);
+  EXPECT_EQ(r[4][0].outcome, Outcome::INVALID_TOOL_RESULT) << "session a's schema still applies to a";
+  EXPECT_EQ(r[6][0].outcome, Outcome::TOOL_SUCCESS) << "the other server's session a (URL, then Host)";
+}
