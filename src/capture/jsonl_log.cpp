@@ -608,7 +608,7 @@ class JsonLinesReader {
   void read_proxy_member(json::View proxy, Item& it) {
     if (auto skipped = proxy.get("skipped"); skipped && skipped->is_object()) {
       // The proxy names the reason as the HAR reader gave it (a SkipReason's name).
-      const std::string_view name = string_member(*skipped, "reason").value_or("not_mcp");
+      const std::string name = string_member(*skipped, "reason").value_or("not_mcp");
       SkipReason reason = SkipReason::not_mcp;
       for (SkipReason r : {SkipReason::not_mcp, SkipReason::session_end, SkipReason::standalone_stream,
                            SkipReason::invalid_entry}) {
@@ -621,7 +621,9 @@ class JsonLinesReader {
         if (auto s = w.string()) it.proxy_warnings.emplace_back(*s);
       }
     }
-    const std::string_view body = string_member(proxy, "body").value_or("complete");
+    // An owned string: string_member gives a temporary, which a string_view would outlive (a
+    // fuzz finding: heap-use-after-free on every proxy record).
+    const std::string body = string_member(proxy, "body").value_or("complete");
     if (body == "cut") it.proxy_body_state = BodyState::truncated;
     if (body == "cut_at_limit") {
       it.proxy_body_state = BodyState::truncated;
