@@ -65,8 +65,11 @@ Parsed parse_json(json::Parser& parser, std::string_view text, bool padded) {
   if (text.starts_with("\xEF\xBB\xBF")) {
     // The parser says "improper structure"; the cause is the byte order mark.
     p.reason = Reason::invalid_json;
+    // Clients differ (docs/classification.md): fetch-based ones strip it, strict parsers refuse it.
     p.detail = "the body starts with a UTF-8 byte order mark (EF BB BF): JSON sent over a network must not "
-               "(RFC 8259 §8.1), and clients such as JSON.parse reject it";
+               "(RFC 8259 §8.1); fetch-based clients (the TypeScript SDK) strip it, as they decode the body as "
+               "UTF-8 text first, while strict parsers refuse it (JSON.parse of text that keeps it, Python's "
+               "json.loads)";
     return p;
   }
   switch (err.fault) {
