@@ -13,10 +13,15 @@
 namespace mcptriage {
 
 /// A JSON-RPC id, compared by type and value (MCP basic §Requests: a string or an integer;
-/// JSON-RPC 2.0 §5: null when the server could not read it).
+/// JSON-RPC 2.0 §5: null when the server could not read it). Numbers compare by value, as
+/// JavaScript and Python clients compare them: `1.0` and `1` are one id; strings never equal
+/// numbers.
 struct JsonRpcId {
   enum class Kind { integer, string, null, other } kind = Kind::null;
-  std::string text;  ///< integer: its decimal text; string: the unescaped string; other: raw JSON
+  /// integer: its decimal text (an integer-valued number written `1.0` or `1e2` as `1`, `100`);
+  /// string: the unescaped string; other: a fractional number's exact value in canonical text,
+  /// anything else its minified JSON
+  std::string text;
   bool operator==(const JsonRpcId&) const = default;
   /// JSON text of the id: `1`, `"1"` (`"`, `\` and control characters escaped, the last as
   /// \u00XX), `null`; an `other` id (a fraction, an object) as its minified JSON.

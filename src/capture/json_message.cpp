@@ -41,7 +41,8 @@ MessageInfo inspect_message(json::View value) {
       has_error = true;
     }
   }
-  if (has_id) info.id_key = json_text(id);
+  // Numbers keyed by their exact value (`1.0` pairs with `1`), as jsonrpc::id_of compares them.
+  if (has_id) info.id_key = id.is_number() ? jsonrpc::id_of(id).to_json() : json_text(id);
   if (has_method) {
     info.kind = has_id ? MessageKind::request : MessageKind::notification;
   } else if (has_jsonrpc || (has_id && (has_result || has_error))) {

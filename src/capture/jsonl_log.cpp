@@ -1049,7 +1049,7 @@ bool looks_logged(View obj) {
 
 namespace {
 
-/// A log whose first line does not parse (invalid UTF-8, an integer past 64 bits, nesting past
+/// A log whose first line does not parse (invalid UTF-8, a syntax error, nesting past
 /// simdjson's limit) is still a log when that line looks like one whole object and one of the
 /// next lines parses as a logged exchange or a JSON-RPC message: the bad line is then one
 /// skipped entry, not the whole input read as one broken body. A pretty-printed JSON body

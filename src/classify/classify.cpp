@@ -24,12 +24,40 @@ namespace classify_detail {
 
 using json::View;
 
+/// The warning for JSON that RFC 8259 allows and simdjson refuses, read by the parser's second,
+/// exact reading (json::Leniency): what differs between clients. RFC 8259 §6 (numbers: no limit
+/// on range or precision; interoperable only within IEEE 754 doubles), §8.2 (unpaired
+/// surrogates: allowed, their meaning unpredictable).
+std::string leniency_warning(const json::Leniency& l) {
+  std::string parts;
+  auto add = [&parts](std::string part) { parts += (parts.empty() ? "" : "; ") + std::move(part); };
+  if (l.big_integers > 0) {
+    add(fmt::format("{} integer(s) beyond 64 bits: JavaScript's JSON.parse rounds them to the nearest double "
+                    "(ids and values may change), Python reads them exactly, parsers with 64-bit integers refuse "
+                    "them (RFC 8259 §6)",
+                    l.big_integers));
+  }
+  if (l.out_of_range > 0) {
+    add(fmt::format("{} number(s) beyond the double range: JavaScript and Python read them as Infinity, "
+                    "strict parsers refuse them (RFC 8259 §6)",
+                    l.out_of_range));
+  }
+  if (l.lone_surrogates > 0) {
+    add(fmt::format("{} escaped unpaired surrogate(s) (\\uD800-\\uDFFF): JavaScript and Python keep them, "
+                    "strict parsers (serde_json, simdjson) refuse the text, UTF-8 encoders make them U+FFFD, as "
+                    "read here (RFC 8259 §8.2)",
+                    l.lone_surrogates));
+  }
+  return fmt::format("valid JSON that clients read differently: {}", parts);
+}
+
 Parsed parse_json(json::Parser& parser, std::string_view text, bool padded) {
   Parsed p;
   auto parsed = parser.parse(text, padded);
   if (parsed) {
     p.ok = true;
     p.root = *parsed;
+    if (parser.leniency().any()) p.leniency = leniency_warning(parser.leniency());
     return p;
   }
   const json::ParseError& err = parsed.error();
@@ -37,8 +65,11 @@ Parsed parse_json(json::Parser& parser, std::string_view text, bool padded) {
   if (text.starts_with("\xEF\xBB\xBF")) {
     // The parser says "improper structure"; the cause is the byte order mark.
     p.reason = Reason::invalid_json;
+    // Clients differ (docs/classification.md): fetch-based ones strip it, strict parsers refuse it.
     p.detail = "the body starts with a UTF-8 byte order mark (EF BB BF): JSON sent over a network must not "
-               "(RFC 8259 §8.1), and clients such as JSON.parse reject it";
+               "(RFC 8259 §8.1); fetch-based clients (the TypeScript SDK) strip it, as they decode the body as "
+               "UTF-8 text first, while strict parsers refuse it (JSON.parse of text that keeps it, Python's "
+               "json.loads)";
     return p;
   }
   switch (err.fault) {
@@ -266,6 +297,7 @@ void Judgement::judge_json_body(Classification& c, std::vector<Classification>& 
     return;
   }
   const std::size_t first = out.size();
+  if (!p.leniency.empty()) c.warnings.push_back(std::move(p.leniency));
   if (p.root.is_array()) {
     judge_batch(c, p.root, out);
   } else {

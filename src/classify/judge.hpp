@@ -43,6 +43,9 @@ struct Parsed {
   json::View root;
   Reason reason = Reason::invalid_json;  ///< when !ok
   std::string detail;                    ///< when !ok
+  /// When ok: what the text holds that RFC 8259 allows and clients read differently (an
+  /// integer beyond 64 bits, a number beyond the double range, a lone surrogate); else empty.
+  std::string leniency;
 };
 Parsed parse_json(json::Parser& parser, std::string_view text, bool padded = false);
 /// parse_json() of a string, read in place when it has room for the parser's padding (a body the

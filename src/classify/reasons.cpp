@@ -227,9 +227,10 @@ constexpr std::array<ReasonEntry, kReasonCount> kRows{{
      "Look at what follows the value (a second message glued on, debug output, a capture tool's -w text); fix the "
      "server or the capture."},
     {R::invalid_json, "invalid_json", O::MALFORMED_JSON, A::do_not_retry, kRfc8259Grammar,
-     "The body (or the data of the SSE event that should carry the response) is not valid JSON: a syntax error, a "
-     "UTF-8 byte order mark, an integer beyond 64 bits or a lone surrogate escape (the last two are known gaps of "
-     "the parser mcptriage uses). The detail says where the parser stopped.",
+     "The body (or the data of the SSE event that should carry the response) is not valid JSON: a syntax error or a "
+     "UTF-8 byte order mark. (Integers beyond 64 bits, numbers beyond the double range and lone surrogate escapes "
+     "are valid JSON, RFC 8259 §6 and §8.2: they are read, with a warning.) The detail says where the parser "
+     "stopped.",
      "Do not replay; keep the redacted raw response, request id and version, and fix the server's serialisation."},
     {R::invalid_utf8, "invalid_utf8", O::MALFORMED_JSON, A::do_not_retry, kRfc8259Encoding,
      "The JSON text is not valid UTF-8. JSON exchanged between systems must be encoded in UTF-8.",

@@ -57,6 +57,7 @@ class SseBody {
       only_notifications_since_request_ = false;
       return decided();
     }
+    if (!p.leniency.empty()) event_warning(fmt::format("event {}: {}", i + 1, p.leniency));
     const View root = p.root;
     bool notification = false;
     if (root.is_object()) {

@@ -2,10 +2,17 @@
 #include "json/dom.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <cstdlib>
 #include <cstring>
+#include <limits>
+#include <mutex>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
+#include "json/rfc8259.hpp"
 #include "json/simdjson_bridge.hpp"
 
 namespace mcptriage::json {
@@ -15,6 +22,48 @@ using simdjson::dom::element;
 using simdjson::dom::element_type;
 using simdjson::dom::object;
 using detail::Access;
+
+// ---------------------------------------------------------------------------------------------
+// Numbers simdjson could not hold (Parser::parse's second reading)
+
+namespace {
+
+/// Numbers replaced in a document: (tape index, text as written), by tape index.
+using Replaced = std::vector<std::pair<std::size_t, std::string>>;
+
+/// The documents that hold replaced numbers, so that a View (a document and a tape index) finds
+/// a number's text. Empty but for such rare documents: the fast path is one atomic load.
+std::atomic<std::size_t> g_replaced_documents{0};
+std::mutex g_replaced_mutex;
+std::vector<std::pair<const void*, const Replaced*>> g_replaced;
+
+void register_replaced(const void* doc, const Replaced* numbers) {
+  const std::lock_guard lock(g_replaced_mutex);
+  g_replaced.emplace_back(doc, numbers);
+  g_replaced_documents.store(g_replaced.size(), std::memory_order_release);
+}
+
+void unregister_replaced(const void* doc) {
+  const std::lock_guard lock(g_replaced_mutex);
+  std::erase_if(g_replaced, [doc](const auto& e) { return e.first == doc; });
+  g_replaced_documents.store(g_replaced.size(), std::memory_order_release);
+}
+
+/// The text as written of a replaced number, else nullopt.
+std::optional<std::string> replaced_text(const void* doc, std::size_t index) {
+  if (g_replaced_documents.load(std::memory_order_acquire) == 0 || doc == nullptr) return std::nullopt;
+  const std::lock_guard lock(g_replaced_mutex);
+  for (const auto& [d, numbers] : g_replaced) {
+    if (d != doc) continue;
+    auto it = std::lower_bound(numbers->begin(), numbers->end(), index,
+                               [](const auto& e, std::size_t i) { return e.first < i; });
+    if (it != numbers->end() && it->first == index) return it->second;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 // ---------------------------------------------------------------------------------------------
 // View
@@ -66,6 +115,10 @@ std::optional<std::uint64_t> View::uint64() const {
 
 std::optional<double> View::number() const {
   if (!is_number()) return std::nullopt;
+  if (type_ == Type::float64) {
+    // A replaced number: its value as written (beyond the double range: +-infinity).
+    if (auto text = replaced_text(doc_, index_)) return std::strtod(text->c_str(), nullptr);
+  }
   double d = 0;
   if (Access::element(*this).get(d) != simdjson::SUCCESS) return std::nullopt;
   return d;
@@ -139,16 +192,30 @@ MemberIterator& MemberIterator::operator++() {
 
 struct Parser::Impl {
   simdjson::dom::parser parser;
+  Leniency leniency;
+  Replaced replaced;
+  bool registered = false;
+
+  void forget_replaced() {
+    if (registered) unregister_replaced(&parser.doc);
+    registered = false;
+    replaced.clear();
+    leniency = {};
+  }
 };
 
 simdjson::dom::parser& detail::Access::parser(Parser& p) noexcept { return p.impl_->parser; }
 
 Parser::Parser() : impl_(std::make_unique<Impl>()) {}
-Parser::~Parser() = default;
+Parser::~Parser() {
+  if (impl_) impl_->forget_replaced();
+}
 Parser::Parser(Parser&&) noexcept = default;
 Parser& Parser::operator=(Parser&&) noexcept = default;
 
 std::size_t Parser::capacity() const { return impl_->parser.capacity(); }
+
+const Leniency& Parser::leniency() const { return impl_->leniency; }
 
 simdjson::simdjson_result<element> parse(simdjson::dom::parser& parser, std::string_view text, bool padded) {
   if (parser.capacity() > kKeptParserCapacity && text.size() <= kKeptParserCapacity) {
@@ -175,9 +242,42 @@ ParseError parse_error(simdjson::error_code err) noexcept {
 }
 
 std::expected<View, ParseError> Parser::parse(std::string_view text, bool padded) {
+  Impl& impl = *impl_;
+  if (impl.registered || impl.leniency.any()) impl.forget_replaced();
   element root;
-  if (auto err = json::parse(impl_->parser, text, padded).get(root); err != simdjson::SUCCESS) {
-    return std::unexpected(parse_error(err));
+  const auto err = json::parse(impl.parser, text, padded).get(root);
+  if (err == simdjson::SUCCESS) return Access::view(root);
+  if (err != simdjson::NUMBER_ERROR && err != simdjson::STRING_ERROR) return std::unexpected(parse_error(err));
+  // RFC 8259 allows what simdjson 3.0.1 refuses: integers beyond 64 bits, numbers beyond the
+  // double range (§6), escaped unpaired surrogates (§8.2). Read the text again by the grammar,
+  // parse a copy with those rewritten, and remember the numbers' text by tape index.
+  auto rewritten = rfc8259::rewrite(text, kMaxDepth);
+  if (!rewritten) return std::unexpected(parse_error(err));
+  if (json::parse(impl.parser, rewritten->text, /*padded=*/false).get(root) != simdjson::SUCCESS) {
+    return std::unexpected(parse_error(err));  // something else is wrong too: simdjson's first word
+  }
+  const simdjson::dom::document& doc = impl.parser.doc;
+  const std::size_t end = simdjson::internal::tape_ref(&doc, 0).matching_brace_index();  // the closing root
+  std::size_t ordinal = 0;
+  std::size_t next = 0;
+  for (std::size_t i = 1; i < end && next < rewritten->numbers.size();) {
+    const auto type = simdjson::internal::tape_ref(&doc, i).tape_ref_type();
+    if (type == simdjson::internal::tape_type::INT64 || type == simdjson::internal::tape_type::UINT64 ||
+        type == simdjson::internal::tape_type::DOUBLE) {
+      if (rewritten->numbers[next].ordinal == ordinal) {
+        impl.replaced.emplace_back(i, std::move(rewritten->numbers[next].original));
+        ++next;
+      }
+      ++ordinal;
+      i += 2;
+    } else {
+      ++i;
+    }
+  }
+  impl.leniency = Leniency{rewritten->big_integers, rewritten->out_of_range, rewritten->lone_surrogates};
+  if (!impl.replaced.empty()) {
+    register_replaced(&doc, &impl.replaced);
+    impl.registered = true;
   }
   return Access::view(root);
 }
@@ -188,6 +288,34 @@ std::expected<View, ParseError> Parser::parse_string(const std::string& text) {
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
+
+std::optional<ExactNumber> exact_number(std::string_view token) {
+  auto e = rfc8259::exact_number(token);
+  if (!e) return std::nullopt;
+  return ExactNumber{std::move(e->text), e->integer};
+}
+
+std::optional<ExactNumber> exact_number(View value) {
+  switch (value.type()) {
+    case Type::int64: return ExactNumber{std::to_string(*value.int64()), true};
+    case Type::uint64: return ExactNumber{std::to_string(*value.uint64()), true};
+    case Type::float64: {
+      if (auto text = replaced_text(Access::tape(value).doc, Access::tape(value).json_index)) return exact_number(*text);
+      double d = 0;
+      if (Access::element(value).get(d) != simdjson::SUCCESS) return std::nullopt;
+      char buf[64];
+      const auto r = std::to_chars(buf, buf + sizeof buf, d);  // the shortest text that reads back as d
+      return exact_number(std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)));
+    }
+    default: return std::nullopt;
+  }
+}
+
+bool is_big_integer(View value) {
+  if (value.type() != Type::float64) return false;
+  auto text = replaced_text(Access::tape(value).doc, Access::tape(value).json_index);
+  return text && text->find_first_of(".eE") == std::string::npos;
+}
 
 std::string_view type_phrase(View value) {
   switch (value.type()) {

@@ -172,6 +172,16 @@ struct ParseError {
   std::string_view message;
 };
 
+/// What a parse read that simdjson 3.0.1 refuses though RFC 8259 allows it (Parser::parse):
+/// integers beyond 64 bits and numbers beyond the double range (§6 sets no limit on either),
+/// and escaped unpaired surrogates (§8.2: allowed; their meaning is left to the reader).
+struct Leniency {
+  std::size_t big_integers = 0;     ///< read exactly (exact_number), as doubles by number()
+  std::size_t out_of_range = 0;     ///< read exactly; number() gives +-infinity
+  std::size_t lone_surrogates = 0;  ///< each read as U+FFFD
+  bool any() const noexcept { return big_integers + out_of_range + lone_surrogates > 0; }
+};
+
 /// A reusable JSON parser (one per thread: never shared across threads). It keeps the buffers of
 /// the largest document it has parsed (about 15 bytes per byte), but after a document larger than
 /// kKeptParserCapacity it starts afresh before a smaller one, so memory stays bounded by what is
@@ -184,7 +194,9 @@ class Parser {
   Parser(Parser&&) noexcept;
   Parser& operator=(Parser&&) noexcept;
 
-  /// Parses `text` fully (every value validated, UTF-8 included). `padded`: the caller promises
+  /// Parses `text` fully (every value validated, UTF-8 included). simdjson on the fast path; when
+  /// it refuses a number or a string, an exact RFC 8259 grammar check reads the text again and
+  /// what simdjson cannot hold (Leniency) is parsed from a rewritten copy: leniency() says what. `padded`: the caller promises
   /// kPadding allocated bytes after `text`, which is then read in place; otherwise it is copied
   /// into the parser's padded buffer first. The root value, or why the text is not one JSON value.
   std::expected<View, ParseError> parse(std::string_view text, bool padded = false);
@@ -192,12 +204,29 @@ class Parser {
   std::expected<View, ParseError> parse_string(const std::string& text);
   /// Bytes held for documents (for tests of the bounded reuse).
   std::size_t capacity() const;
+  /// What the last successful parse read beyond simdjson (none after a plain parse).
+  const Leniency& leniency() const;
 
  private:
   friend struct detail::Access;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+/// The exact value of a number as canonical text (equal values, equal text: `1`, `1.0` and
+/// `10E-1` are all `1`; a number simdjson could not hold is read from its text, one it holds as
+/// a double from the double's shortest text) and whether it has no fractional part; nullopt
+/// for anything but a number. For comparing ids by value (JSON-RPC 2.0 §5, MCP basic).
+struct ExactNumber {
+  std::string text;
+  bool integer = false;
+};
+std::optional<ExactNumber> exact_number(View value);
+/// An integer token beyond 64 bits (Leniency::big_integers): an integer, though its type() is
+/// float64 (number() rounds it as JavaScript does).
+bool is_big_integer(View value);
+/// The same for a number given as text (RFC 8259 §6 grammar); nullopt when it is not one.
+std::optional<ExactNumber> exact_number(std::string_view token);
 
 /// The type of `value` as a detail names it: "an array", "an object", "a number", "a string",
 /// "a boolean", "null".

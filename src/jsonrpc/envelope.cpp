@@ -47,7 +47,7 @@ std::expected<Envelope, Finding> check_envelope(json::View msg, const std::strin
   if (!env.result && !env.error) {
     return finding(Reason::no_result_or_error, "the response has neither \"result\" nor \"error\"", prefix);
   }
-  if (env.id && !env.id->is_string() && !env.id->is_integer() && !env.id->is_null()) {
+  if (env.id && !env.id->is_string() && !env.id->is_integer() && !json::is_big_integer(*env.id) && !env.id->is_null()) {
     return finding(Reason::id_invalid_type,
                    fmt::format("\"id\" is {}: a JSON-RPC id is a string or an integer", clipped(json::minified(*env.id))),
                    prefix + "/id");

@@ -37,6 +37,15 @@ JsonRpcId id_of(json::View e) {
   switch (e.type()) {
     case json::Type::int64: return {JsonRpcId::Kind::integer, std::to_string(*e.int64())};
     case json::Type::uint64: return {JsonRpcId::Kind::integer, std::to_string(*e.uint64())};
+    case json::Type::float64: {
+      // One JSON number, compared by value (JavaScript and Python clients match `1.0` with `1`):
+      // its exact value as canonical text; an integer value (`1.0`, `1e2`, or an integer beyond
+      // 64 bits read exactly) is an integer id.
+      if (auto n = json::exact_number(e)) {
+        return {n->integer ? JsonRpcId::Kind::integer : JsonRpcId::Kind::other, std::move(n->text)};
+      }
+      return {JsonRpcId::Kind::other, json::minified(e)};
+    }
     case json::Type::string: return {JsonRpcId::Kind::string, std::string(*e.string())};
     case json::Type::null: return {JsonRpcId::Kind::null, "null"};
     default: return {JsonRpcId::Kind::other, json::minified(e)};

@@ -7,8 +7,10 @@
 
 namespace mcptriage::jsonrpc {
 
-/// The id a JSON value is: an integer (int64 or uint64), a string (unescaped), null, or `other`
-/// (a fraction, an object, ...: its minified JSON).
+/// The id a JSON value is: an integer (int64 or uint64, or any number whose exact value is an
+/// integer: `1.0`, an integer beyond 64 bits), a string (unescaped), null, or `other` (a
+/// fraction, an object, ...: its minified JSON). A number's text is its exact value in canonical
+/// form (json::exact_number), so that ids compare by value: `1.0` is `1`.
 JsonRpcId id_of(json::View value);
 
 /// What the JSON value `body` sent as a request says (RequestInfo): an object's `method`, `id`,

@@ -2,6 +2,7 @@
 // member names, and the bounded reuse of parsers.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -201,3 +202,72 @@ TEST(JsonParse, PaddedCopyIsReadInPlaceAndParsesAlike) {
   ASSERT_TRUE(eb);
   EXPECT_EQ(json::minified(*ea), json::minified(*eb));
 }
+
+namespace {
+
+// RFC 8259 §6 and §8.2: what simdjson 3.0.1 refuses and the parser's exact second reading takes.
+TEST(JsonRfc8259, BigIntegersAndNumbersBeyondDoublesAreRead) {
+  json::Parser parser;
+  auto big = parser.parse(R"({"id":123456789012345678901234567890,"n":-18446744073709551617,"x":1E400,"y":-1e400,"z":7})");
+  ASSERT_TRUE(big);
+  EXPECT_EQ(parser.leniency().big_integers, 2u);
+  EXPECT_EQ(parser.leniency().out_of_range, 2u);
+  EXPECT_EQ(parser.leniency().lone_surrogates, 0u);
+  auto id = big->get("id");
+  ASSERT_TRUE(id);
+  EXPECT_TRUE(json::is_big_integer(*id));
+  EXPECT_EQ(json::exact_number(*id)->text, "123456789012345678901234567890");
+  EXPECT_TRUE(json::exact_number(*id)->integer);
+  EXPECT_DOUBLE_EQ(*id->number(), 1.2345678901234568e29) << "rounded as JavaScript rounds it";
+  EXPECT_EQ(json::exact_number(*big->get("n"))->text, "-18446744073709551617");
+  EXPECT_TRUE(std::isinf(*big->get("x")->number()));
+  EXPECT_LT(*big->get("y")->number(), 0);
+  EXPECT_FALSE(json::is_big_integer(*big->get("x")));
+  EXPECT_EQ(json::exact_number(*big->get("x"))->text, "1e400");
+  EXPECT_EQ(*big->get("z")->int64(), 7);
+  // The next parse forgets the replaced numbers.
+  auto plain = parser.parse("[1.5]");
+  ASSERT_TRUE(plain);
+  EXPECT_FALSE(parser.leniency().any());
+  EXPECT_EQ(json::exact_number(*plain->at(0))->text, "1.5");
+}
+
+TEST(JsonRfc8259, LoneSurrogatesReadAsReplacementCharacter) {
+  json::Parser parser;
+  auto s = parser.parse(R"(["\ud800", "\udc00x", "\ud83d\ude00", "\ud800\u0041"])");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(parser.leniency().lone_surrogates, 3u);
+  EXPECT_EQ(*s->at(0)->string(), "\xEF\xBF\xBD");
+  EXPECT_EQ(*s->at(1)->string(), "\xEF\xBF\xBDx");
+  EXPECT_EQ(*s->at(2)->string(), "\xF0\x9F\x98\x80") << "a pair is one character";
+  EXPECT_EQ(*s->at(3)->string(), "\xEF\xBF\xBD" "A");
+}
+
+TEST(JsonRfc8259, OtherFaultsKeepSimdjsonsError) {
+  json::Parser parser;
+  for (const char* bad : {"[1E400,]", "[01]", "[1.]", R"(["\ud800)", R"(["\uZZZZ"])", "123456789012345678901234567890 1",
+                          "[\"\\ud800\", \"\xff\"]", "-"}) {
+    EXPECT_FALSE(parser.parse(bad)) << bad;
+  }
+  EXPECT_FALSE(parser.parse("[1E400, \"\xff\"]")) << "UTF-8 is still checked";
+}
+
+TEST(JsonExactNumber, EqualValuesGiveEqualText) {
+  auto text = [](std::string_view t) { return json::exact_number(t)->text; };
+  EXPECT_EQ(text("1"), "1");
+  EXPECT_EQ(text("1.0"), "1");
+  EXPECT_EQ(text("10E-1"), "1");
+  EXPECT_EQ(text("0.1e1"), "1");
+  EXPECT_EQ(text("-0"), "0");
+  EXPECT_EQ(text("-0.0e5"), "0");
+  EXPECT_EQ(text("1e2"), "100");
+  EXPECT_EQ(text("1.50"), "1.5");
+  EXPECT_EQ(text("-0.05"), "-0.05");
+  EXPECT_EQ(text("1E400"), "1e400");
+  EXPECT_EQ(text("1E-400"), "1e-400");
+  EXPECT_TRUE(json::exact_number("1e2")->integer);
+  EXPECT_FALSE(json::exact_number("1.5")->integer);
+  for (const char* bad : {"01", "1.", ".5", "+1", "1e", "-", "", "1x"}) EXPECT_FALSE(json::exact_number(std::string_view(bad))) << bad;
+}
+
+}  // namespace

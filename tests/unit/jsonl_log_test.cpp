@@ -358,3 +358,28 @@ TEST(JsonLinesShape, OneRecognisedLineKeepsTheLog) {
   ASSERT_TRUE(exs[0].skipped);
   EXPECT_EQ(exs[0].skipped->reason, mcptriage::SkipReason::invalid_line);
 }
+
+namespace {
+
+// Fuzz finding (fuzz/run.sh, fuzz_read_capture on the proxy recordings among its seeds): the
+// `proxy` member's `body` and `skipped.reason` were read into string_views of temporaries, a
+// heap-use-after-free under ASan (scripts/test-sanitized runs this test) whenever the value
+// was longer than a short string. Unknown names fall back to a complete body and not_mcp.
+TEST(JsonLinesProxyMember, LongStateAndReasonNamesAreReadSafely) {
+  const std::string log =
+      R"({"request":{"method":"POST","url":"http://h/mcp"},"status":200,"headers":{"content-type":"application/json"},"body":"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}",)"
+      R"("proxy":{"body":"a body state no reader knows of","skipped":{"reason":"a skip reason no reader knows of","detail":"d"}}})"
+      "\n"
+      R"({"request":{"method":"POST","url":"http://h/mcp"},"status":200,"headers":{"content-type":"application/json"},"body":"{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}",)"
+      R"("proxy":{"body":"cut_at_limit"}})"
+      "\n";
+  const auto exchanges = read_text(log);
+  ASSERT_EQ(exchanges.size(), 2u);
+  ASSERT_TRUE(exchanges[0].skipped);
+  EXPECT_EQ(exchanges[0].skipped->reason, mcptriage::SkipReason::not_mcp);
+  EXPECT_FALSE(exchanges[1].skipped);
+  EXPECT_EQ(exchanges[1].response.body_state, BodyState::truncated);
+  EXPECT_TRUE(exchanges[1].response.cut_at_max_body);
+}
+
+}  // namespace

@@ -27,7 +27,8 @@ TEST(JsonRpcId, ParseIdTakesAJsonIntegerOrString) {
   EXPECT_EQ(jsonrpc::parse_id(R"("a\"b")")->kind, JsonRpcId::Kind::string);
   EXPECT_FALSE(jsonrpc::parse_id(R"("a"b")").has_value());    // not one JSON string
   EXPECT_FALSE(jsonrpc::parse_id(R"("a\")").has_value());     // an unterminated escape
-  EXPECT_FALSE(jsonrpc::parse_id(R"("\ud800")").has_value());  // a lone surrogate (the parser refuses it)
+  // A lone surrogate: RFC 8259 §8.2 allows it; read as U+FFFD (json::Leniency).
+  EXPECT_EQ(jsonrpc::parse_id(R"("\ud800")")->text, "\xEF\xBF\xBD");
 }
 
 TEST(JsonRpcId, IdOfAValueAndItsJsonText) {
@@ -38,6 +39,17 @@ TEST(JsonRpcId, IdOfAValueAndItsJsonText) {
   EXPECT_EQ(id(R"("a\nb")"), (JsonRpcId{JsonRpcId::Kind::string, "a\nb"}));
   EXPECT_EQ(id("null"), (JsonRpcId{JsonRpcId::Kind::null, "null"}));
   EXPECT_EQ(id("1.5"), (JsonRpcId{JsonRpcId::Kind::other, "1.5"}));
+  // Numbers compare by value (JavaScript and Python clients match `1.0` with `1`).
+  EXPECT_EQ(id("1.0"), id("1"));
+  EXPECT_EQ(id("1.0"), (JsonRpcId{JsonRpcId::Kind::integer, "1"}));
+  EXPECT_EQ(id("20E-1"), id("2"));
+  EXPECT_EQ(id("1.50"), id("1.5"));
+  EXPECT_NE(id("1.0"), id(R"("1")")) << "strings never equal numbers";
+  EXPECT_NE(id("1.0"), id(R"("1.0")"));
+  // Beyond 64 bits: an integer, compared exactly (not by the double both round to).
+  EXPECT_EQ(id("123456789012345678901234567890"),
+            (JsonRpcId{JsonRpcId::Kind::integer, "123456789012345678901234567890"}));
+  EXPECT_NE(id("123456789012345678901234567890"), id("123456789012345678901234567891"));
   EXPECT_EQ(id(R"({"a":1})"), (JsonRpcId{JsonRpcId::Kind::other, R"({"a":1})"}));
   EXPECT_NE(id("1"), id(R"("1")")) << "type and value";
   EXPECT_EQ(id(R"("a\nb")").to_json(), R"("a\u000ab")");
