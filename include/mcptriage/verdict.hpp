@@ -95,6 +95,9 @@ enum class Reason : std::uint8_t {
   // STREAM_INCOMPLETE
   empty_stream,
   no_final_response_stream,
+  interrupted,
+  idle_timeout,
+  timeout,
   // MALFORMED_JSON
   truncated,
   cut_at_limit,
