@@ -119,6 +119,36 @@ timeout 10 "$bin" --format jsonl -q --idle-timeout 1s --timeout 1500ms < <(gen_t
 t1=$(now)
 check "--timeout 1500ms on a trickling stream: STREAM_INCOMPLETE timeout" jqe '.reason == "timeout"' "$tmp/out5"
 check "--timeout 1500ms: ends within 3 s" lt "$t1" "$(echo "$t0 + 3" | bc)"
+# --- 5. Ctrl-C as a terminal gives it: SIGINT to the whole pipeline, curl -N included --------
+if command -v curl >/dev/null && command -v node >/dev/null && command -v setsid >/dev/null; then
+  cat > "$tmp/srv.js" <<'JS'
+const http = require('http');
+const s = http.createServer((req, res) => {
+  res.writeHead(200, {'Content-Type': 'text/event-stream'});
+  res.write('id: 1\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}\n\n');
+  setInterval(() => res.write(': ping\n\n'), 300);  // never ends
+});
+s.listen(0, '127.0.0.1', () => console.log(s.address().port));
+JS
+  node "$tmp/srv.js" > "$tmp/port" &
+  pids+=("$!")
+  for _ in $(seq 1 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
+  port=$(cat "$tmp/port")
+  # Its own process group, as a terminal's foreground job: the signal reaches curl and mcptriage.
+  setsid bash -c "curl -siN http://127.0.0.1:$port/mcp | '$bin' --format jsonl > '$tmp/out7' 2> '$tmp/err7'; echo \${PIPESTATUS[1]} > '$tmp/rc7'" &
+  pids+=("$!")
+  sleep 1.5
+  pgid=$(ps -o pgid= -p "$(pgrep -n -f "curl -siN http://127.0.0.1:$port/mcp")" | tr -d ' ')
+  kill -INT -- -"$pgid"
+  for _ in $(seq 1 30); do [ -s "$tmp/rc7" ] && break; sleep 0.1; done
+  check "curl -N | mcptriage, Ctrl-C to both: exit 130" test "$(cat "$tmp/rc7" 2>/dev/null)" = 130
+  check "curl -N | mcptriage, Ctrl-C to both: the verdict and the summary" \
+    jqe '.outcome == "STREAM_INCOMPLETE" and (.reason == "interrupted" or .reason == "no_final_response")' "$tmp/out7"
+  check "curl -N | mcptriage, Ctrl-C to both: the summary line" grep -q '^mcptriage: 1 exchange' "$tmp/err7"
+else
+  echo "ok - # SKIP curl, node or setsid missing: no Ctrl-C test through curl"
+fi
+
 "$bin" --timeout 2x - < /dev/null 2> "$tmp/err6"
 check "--timeout 2x is a usage error (exit 2)" test $? = 2
 finish
