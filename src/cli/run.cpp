@@ -115,8 +115,8 @@ class LiveSignals {
     installed_ = true;
   }
   ~LiveSignals() {
+    restore();
     if (!installed_) return;
-    for (std::size_t k = 0; k < kSignals.size(); ++k) ::sigaction(kSignals[k], &old_[k], nullptr);
     ::close(g_signal_pipe[0]);
     ::close(g_signal_pipe[1]);
     g_signal_pipe[0] = g_signal_pipe[1] = -1;
@@ -124,11 +124,18 @@ class LiveSignals {
   LiveSignals(const LiveSignals&) = delete;
   LiveSignals& operator=(const LiveSignals&) = delete;
   int fd() const { return installed_ ? g_signal_pipe[0] : -1; }
+  /// The dispositions before, back (the pipe stays until the end).
+  void restore() {
+    if (!installed_ || restored_) return;
+    for (std::size_t k = 0; k < kSignals.size(); ++k) ::sigaction(kSignals[k], &old_[k], nullptr);
+    restored_ = true;
+  }
 
  private:
   static constexpr std::array<int, 3> kSignals{SIGINT, SIGTERM, SIGHUP};
   std::array<struct sigaction, 3> old_{};
   bool installed_ = false;
+  bool restored_ = false;
 };
 
 /// The exit code of a run a signal ended: 128 + its number (docs/exit-codes.md).
@@ -239,6 +246,7 @@ ExitCode run(const Config& config, const Env&) {
     lo.idle = config.idle_timeout;
     lo.total = config.timeout;
     lo.signal_fd = signals->fd();
+    lo.not_live = [&signals] { signals->restore(); };
     live_source.emplace(inputs, std::move(lo));
   }
   io::Source& source = live ? static_cast<io::Source&>(*live_source) : file_source;

@@ -204,6 +204,7 @@ void LiveSource::produce(Feed& feed) {
   const std::string_view head = std::string_view(buf).substr(0, std::min(buf.size(), kHttp.size()));
   if (buf.empty() || !kHttp.starts_with(head)) {
     if (got == Got::bytes || got == Got::eof) {
+      if (options_.not_live) options_.not_live();
       FileSource rest(inputs_, options_.sizes);
       rest.set_stdin_head(std::move(buf));
       return rest.produce(feed);

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -37,6 +38,9 @@ class LiveSource final : public Source {
     std::optional<std::chrono::milliseconds> idle;   ///< `--idle-timeout`
     std::optional<std::chrono::milliseconds> total;  ///< `--timeout`
     int signal_fd = -1;             ///< readable when a signal ended the wait (-1: none)
+    /// Called when the input is no HTTP capture and goes to a FileSource, whose reads no signal
+    /// ends: the caller puts the signals' dispositions back (Ctrl-C ends the run as before).
+    std::function<void()> not_live;
   };
   LiveSource(std::span<const Input> inputs, Options options) : inputs_(inputs), options_(std::move(options)) {}
   void produce(Feed& feed) override;

@@ -98,6 +98,25 @@ for sig in INT TERM; do
   check "SIG$sig: the summary line is written" grep -q '^mcptriage: 1 exchange' "$tmp/err_$sig"
 done
 
+# A pipe that carries no HTTP capture (a JSON Lines log) is read as before: a signal ends the
+# run at once, by the signal's default action.
+gen_log() {
+  printf '%s\n' '{"jsonrpc":"2.0","id":1,"result":{}}'
+  echo "$BASHPID" > "$tmp/gen_pid"
+  exec sleep 30
+}
+rm -f "$tmp/gen_pid"
+"$bin" --format jsonl > "$tmp/out_log" 2> "$tmp/err_log" < <(gen_log) &
+pid=$!
+pids+=("$pid")
+sleep 1
+t0=$(now)
+kill -TERM "$pid"
+wait "$pid"
+t1=$(now)
+[ -f "$tmp/gen_pid" ] && kill "$(cat "$tmp/gen_pid")" 2>/dev/null
+check "a JSON Lines pipe: SIGTERM ends the run at once, as before" lt "$t1" "$(echo "$t0 + 1" | bc)"
+
 # --- 4. --idle-timeout on a stalled stream, --timeout on a trickling one -------------------
 t0=$(now)
 timeout 10 "$bin" --format jsonl -q --idle-timeout 1s --expect TOOL_SUCCESS > "$tmp/out4" 2> "$tmp/err4" < <(gen_endless)
