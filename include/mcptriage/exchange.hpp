@@ -112,6 +112,24 @@ struct Skip {
 };
 
 /// One HTTP exchange as read from a capture.
+/// How a live read (standard input from a pipe or a terminal, issue 16) ended an exchange
+/// before its end: the classifier then names the cause of a STREAM_INCOMPLETE (or of a body cut
+/// short) instead of the stream's end.
+enum class LiveEnd {
+  none,          ///< read to its end (or offline)
+  interrupted,   ///< SIGINT, SIGTERM or SIGHUP ended the wait
+  idle_timeout,  ///< no byte for --idle-timeout
+  timeout,       ///< the input took longer than --timeout
+};
+
+/// When the parts of an exchange read live arrived: milliseconds from its first byte
+/// (docs/output.md, `timing`). Absent offline.
+struct LiveTiming {
+  double first_byte_ms = 0;                   ///< always 0: the origin
+  std::optional<double> first_event_ms;       ///< the first event block of an event stream
+  std::optional<double> final_ms;             ///< the final response (event, or the whole body)
+};
+
 struct Exchange {
   std::string source;     ///< input name and exchange index, e.g. "reply.txt#1"
   CaptureFormat format = CaptureFormat::curl_i;  ///< detected capture format (set by every reader)
@@ -121,6 +139,8 @@ struct Exchange {
   /// Set when the entry is not an MCP exchange to classify; `response` is then meaningless
   /// and the entry is printed as a skipped record instead of being classified.
   std::optional<Skip> skipped = std::nullopt;
+  LiveEnd live_end = LiveEnd::none;          ///< set by the live reader only
+  std::optional<LiveTiming> timing = std::nullopt;  ///< set by the live reader only
 };
 
 /// Where a record comes from, as integers: the input of the run, the exchange in it, and the

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "mcptriage/classify.hpp"
@@ -25,6 +26,8 @@ struct Record {
   /// replay, findings), set by the run when its input holds more than one entry; shared by the
   /// records of one batch reply. Null: a one-entry input, printed without a `session` member.
   std::shared_ptr<const SessionAnnotation> session = nullptr;
+  /// When its exchange arrived, read live (docs/output.md `timing`); absent offline.
+  std::optional<LiveTiming> timing = std::nullopt;
 };
 
 }  // namespace mcptriage

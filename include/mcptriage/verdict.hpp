@@ -96,6 +96,9 @@ enum class Reason : std::uint8_t {
   empty_stream,
   no_final_response_stream,
   event_type_not_message,
+  interrupted,
+  idle_timeout,
+  timeout,
   // MALFORMED_JSON
   truncated,
   cut_at_limit,

@@ -405,6 +405,22 @@ std::vector<Classification> classify(const Exchange& exchange, const ContextFlag
     case classify_detail::Judgement::Framing::json: judgement.judge_json_body(c, out); break;
     case classify_detail::Judgement::Framing::sse: judgement.judge_sse_body(std::move(c), exchange.response.body, out); break;
   }
+  if (exchange.live_end != LiveEnd::none) {
+    // Read live and cut by the reader (a signal, a timeout): what is missing is the reader's
+    // doing, not the server's; the verdict names it (docs/classification.md, STREAM_INCOMPLETE).
+    const Reason reason = exchange.live_end == LiveEnd::interrupted    ? Reason::interrupted
+                          : exchange.live_end == LiveEnd::idle_timeout ? Reason::idle_timeout
+                                                                        : Reason::timeout;
+    const char* cause = exchange.live_end == LiveEnd::interrupted    ? "a signal ended the wait"
+                        : exchange.live_end == LiveEnd::idle_timeout ? "no byte arrived for --idle-timeout"
+                                                                      : "the input took longer than --timeout";
+    for (Classification& rec : out) {
+      if (rec.outcome == Outcome::STREAM_INCOMPLETE || rec.reason == Reason::truncated ||
+          rec.reason == Reason::empty_body) {
+        set_verdict(rec, reason, fmt::format("{} before the final response; judged on what had arrived: {}", cause, rec.detail));
+      }
+    }
+  }
   judgement.finish(out);
   return out;
 }

@@ -206,6 +206,23 @@ constexpr std::array<ReasonEntry, kReasonCount> kRows{{
      "way, so stream.resumable is false.",
      "Fix the server to send JSON-RPC messages as message events (no event field, or event: message); resending "
      "the request gets the same stream."},
+    {R::interrupted, "interrupted", O::STREAM_INCOMPLETE, A::resend_if_idempotent, kMcpSendingMessages,
+     "mcptriage was reading the exchange live (standard input from a pipe or a terminal) when a signal (SIGINT, "
+     "SIGTERM or SIGHUP: Ctrl-C) ended the wait: the verdict is what had arrived by then, and the final response "
+     "had not. It says nothing against the server; the stream may have been about to deliver it. The run exits "
+     "128 plus the signal's number (130 after SIGINT).",
+     "Wait longer, or give --idle-timeout/--timeout for a bounded wait; if the server keeps the stream open "
+     "without answering, check the tool's progress notifications and the server's logs."},
+    {R::idle_timeout, "idle_timeout", O::STREAM_INCOMPLETE, A::resend_if_idempotent, kMcpSendingMessages,
+     "mcptriage was reading the exchange live and no byte arrived for --idle-timeout: the stream stalled before "
+     "its final response, and the verdict is what had arrived by then.",
+     "Check why the server (or a proxy buffering the stream) went silent; raise --idle-timeout if the tool is "
+     "slow and sends no progress or keep-alive events."},
+    {R::timeout, "timeout", O::STREAM_INCOMPLETE, A::resend_if_idempotent, kMcpSendingMessages,
+     "mcptriage was reading the exchange live and the whole input took longer than --timeout: the verdict is "
+     "what had arrived by then, and the final response had not.",
+     "Raise --timeout if the tool is expected to run that long; otherwise check the server for a call that "
+     "never finishes."},
     {R::truncated, "truncated", O::MALFORMED_JSON, A::do_not_retry, kRfc9112Incomplete,
      "The body is cut short: fewer bytes than its Content-Length, or chunk framing that ends before its last "
      "chunk. An incomplete message is never judged a success, even when the bytes present parse.",

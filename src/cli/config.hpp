@@ -3,6 +3,8 @@
 // --manifest). Env is a plain value, so that a unit test can build any environment.
 #pragma once
 
+#include <chrono>
+
 #include <cstddef>
 #include <expected>
 #include <optional>
@@ -69,6 +71,8 @@ struct Config {
   unsigned jobs = 0;                   ///< 0: one per core
   bool redact = true;
   long long now = 0;                   ///< the clock of the run (HTTP-date Retry-After), seconds since the epoch
+  std::optional<std::chrono::milliseconds> idle_timeout;  ///< `--idle-timeout` (live standard input)
+  std::optional<std::chrono::milliseconds> timeout;       ///< `--timeout` (live standard input)
   std::string notes;                   ///< "mcptriage: note: ..." lines for standard error, before the run
 };
 
@@ -82,6 +86,10 @@ struct UsageError {
 /// `--request` file read whole); `--expect`, `--fail-on`, the `--manifest` file read and parsed;
 /// standard input as the input when none is given. Errors (exit 2) name the flag and why, in
 /// the words of docs/exit-codes.md.
+/// A duration as `--idle-timeout` and `--timeout` take it: a number and a unit (ms, s, m, h; s
+/// when none), more than zero; nullopt when it is not one.
+std::optional<std::chrono::milliseconds> parse_duration(std::string_view text);
+
 std::expected<Config, UsageError> resolve_config(const RawOptions& raw, const Env& env);
 
 }  // namespace mcptriage::cli

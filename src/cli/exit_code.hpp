@@ -13,6 +13,9 @@ enum class ExitCode : int {
   input_error = 3,         ///< some input could not be read or recognised (others were still classified)
   output_error = 4,        ///< the output could not be written (a full disk, a report file that cannot be
                            ///< created); a reader that went away (EPIPE) is no error
+  interrupted_hup = 129,   ///< reading live, SIGHUP ended the wait (128 + the signal; records and reports written)
+  interrupted = 130,       ///< reading live, SIGINT (Ctrl-C) ended the wait
+  interrupted_term = 143,  ///< reading live, SIGTERM ended the wait
 };
 
 /// The exit code of a run that saw `input_errors` input errors and `broken` broken

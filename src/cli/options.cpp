@@ -90,6 +90,14 @@ std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const
                  "Threads that read and classify (default: one per core); output order is the same for any N")
       ->type_name("N")
       ->check(CLI::Range(1u, 1024u));
+  app.add_option("--idle-timeout", opt.idle_timeout,
+                 "Reading stdin live: when no byte arrives for DURATION (e.g. 30s, 2m, 500ms), judge what "
+                 "arrived (STREAM_INCOMPLETE idle_timeout) and end")
+      ->type_name("DURATION");
+  app.add_option("--timeout", opt.timeout,
+                 "Reading stdin live: when the input takes longer than DURATION, judge what arrived "
+                 "(STREAM_INCOMPLETE timeout) and end")
+      ->type_name("DURATION");
   app.add_flag("--no-redact", opt.no_redact,
                "Print credentials as captured (Authorization, cookies, API keys, tokens); redacted by default");
   try {

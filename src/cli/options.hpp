@@ -36,6 +36,8 @@ struct RawOptions {
   std::size_t max_body = kDefaultMaxBody;    ///< bytes
   bool no_redact = false;
   unsigned jobs = 0;                       ///< 0: one per core
+  std::string idle_timeout;                ///< `--idle-timeout DURATION` as typed ("": none)
+  std::string timeout;                     ///< `--timeout DURATION` as typed ("": none)
 };
 
 /// The end of a run that never got past the command line: `--help` and `--version` (exit 0,

@@ -2,9 +2,15 @@
 // reports written and the exit code.
 #include "cli/run.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <csignal>
+#include <optional>
+
+#include <array>
 #include <chrono>
 #include <exception>
 #include <iostream>
@@ -13,6 +19,7 @@
 #include "cli/options.hpp"
 #include "cli/triage.hpp"
 #include "io/inputs.hpp"
+#include "io/live_source.hpp"
 #include "io/output.hpp"
 #include "io/pipeline.hpp"
 #include "mcptriage/render.hpp"
@@ -79,6 +86,63 @@ class WalkReport final : public io::InputReport {
   Reporter& reporter_;
   std::span<RecordSink* const> sinks_;
 };
+
+/// The signal that ended a live wait (0: none), and the pipe its handler writes a byte to, so
+/// that the live reader's poll wakes (the self-pipe trick).
+volatile std::sig_atomic_t g_signal = 0;
+int g_signal_pipe[2] = {-1, -1};
+
+extern "C" void on_live_signal(int sig) {
+  if (g_signal != 0) _exit(128 + sig);  // a second signal (Ctrl-C twice): at once
+  g_signal = sig;
+  const int saved = errno;
+  const char byte = 1;
+  [[maybe_unused]] const ssize_t n = ::write(g_signal_pipe[1], &byte, 1);
+  errno = saved;
+}
+
+/// SIGINT, SIGTERM and SIGHUP end the wait of a live read, not the run (issue 16): while it
+/// lives they write to the signal pipe; the dispositions before are restored after.
+class LiveSignals {
+ public:
+  LiveSignals() {
+    if (::pipe2(g_signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return;
+    struct sigaction sa {};
+    sa.sa_handler = on_live_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    for (std::size_t k = 0; k < kSignals.size(); ++k) ::sigaction(kSignals[k], &sa, &old_[k]);
+    installed_ = true;
+  }
+  ~LiveSignals() {
+    restore();
+    if (!installed_) return;
+    ::close(g_signal_pipe[0]);
+    ::close(g_signal_pipe[1]);
+    g_signal_pipe[0] = g_signal_pipe[1] = -1;
+  }
+  LiveSignals(const LiveSignals&) = delete;
+  LiveSignals& operator=(const LiveSignals&) = delete;
+  int fd() const { return installed_ ? g_signal_pipe[0] : -1; }
+  /// The dispositions before, back (the pipe stays until the end).
+  void restore() {
+    if (!installed_ || restored_) return;
+    for (std::size_t k = 0; k < kSignals.size(); ++k) ::sigaction(kSignals[k], &old_[k], nullptr);
+    restored_ = true;
+  }
+
+ private:
+  static constexpr std::array<int, 3> kSignals{SIGINT, SIGTERM, SIGHUP};
+  std::array<struct sigaction, 3> old_{};
+  bool installed_ = false;
+  bool restored_ = false;
+};
+
+/// The exit code of a run a signal ended: 128 + its number (docs/exit-codes.md).
+std::optional<ExitCode> signal_status() {
+  if (g_signal == 0) return std::nullopt;
+  return static_cast<ExitCode>(128 + g_signal);
+}
 
 /// A report sink and the file it writes (null for standard output).
 struct Report {
@@ -167,7 +231,25 @@ ExitCode run(const Config& config, const Env&) {
   io::PipelineOptions pipeline;
   pipeline.capture = config.capture;
   pipeline.jobs = config.jobs > 0 ? config.jobs : io::default_jobs();
-  io::FileSource source(inputs, io::file_source_sizes(pipeline));
+  io::FileSource file_source(inputs, io::file_source_sizes(pipeline));
+  // Standard input from a pipe or a terminal, alone: read live (issue 16, live_source.hpp).
+  const bool live = io::LiveSource::applies(inputs);
+  std::optional<LiveSignals> signals;
+  std::optional<io::LiveSource> live_source;
+  if (live) {
+    signals.emplace();
+    io::LiveSource::Options lo;
+    lo.sizes = io::file_source_sizes(pipeline);
+    lo.capture = config.capture;
+    lo.flags = io::context_for(inputs.front(), config.flags);
+    lo.now = config.now;
+    lo.idle = config.idle_timeout;
+    lo.total = config.timeout;
+    lo.signal_fd = signals->fd();
+    lo.not_live = [&signals] { signals->restore(); };
+    live_source.emplace(inputs, std::move(lo));
+  }
+  io::Source& source = live ? static_cast<io::Source&>(*live_source) : file_source;
   TriageOptions options;
   options.now = config.now;
   options.flags = config.flags;
@@ -189,6 +271,7 @@ ExitCode run(const Config& config, const Env&) {
       return ExitCode::output_error;
     }
     // The reader went away (`| head`): quietly, with what had failed so far (docs/exit-codes.md).
+    if (auto sig = signal_status()) return *sig;
     return run_status(reporter.input_errors, triage.broken());
   }
   std::size_t broken = triage.broken();
@@ -208,7 +291,9 @@ ExitCode run(const Config& config, const Env&) {
     }
   }
   if (!config.quiet) std::cerr << "mcptriage: " << triage.tally().summary(reporter.input_errors) << "\n";
-  return output_failed ? ExitCode::output_error : run_status(reporter.input_errors, broken);
+  if (output_failed) return ExitCode::output_error;
+  if (auto sig = signal_status()) return *sig;  // the wait was cut: 130, 143 or 129 over 3 and 1
+  return run_status(reporter.input_errors, broken);
 }
 
 }  // namespace mcptriage::cli

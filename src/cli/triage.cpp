@@ -86,6 +86,7 @@ void Triage::records_of(const Exchange& ex, const ContextFlags& flags, SourceRef
     made.format = ex.format;
     made.c = std::move(results[k]);
     made.facts = facts;
+    made.timing = ex.timing;
     // The output's text of the record, made here on the worker (JSON Lines: but its source).
     if (preparer_ != nullptr) preparer_->prepare(made, prepared.emplace_back());
   }
@@ -134,7 +135,9 @@ void Triage::consume(io::Batch&& batch) {
       }
       ++st.entries;
       annotation = std::make_shared<const SessionAnnotation>(std::move(a));
-      if (!st.multi && st.entries == 1) {
+      // Read live, a record cannot wait for the next entry to show a session: it goes out at
+      // once, without a `session` member (docs/output.md "Live timing").
+      if (!st.multi && st.entries == 1 && !batch.live) {
         // Whether it gets a session member is known with the second entry.
         Entry held;
         held.records.assign(std::make_move_iterator(records.begin() + static_cast<std::ptrdiff_t>(i)),
@@ -148,7 +151,7 @@ void Triage::consume(io::Batch&& batch) {
         i = j;
         continue;
       }
-      if (!st.multi) {
+      if (!st.multi && !batch.live) {
         st.multi = true;
         Entry first = std::move(*st.held);
         st.held.reset();

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -127,8 +128,8 @@ void FileSource::stream(std::size_t i, Feed& feed) {
   const int stop_fd = have_stat && S_ISREG(st.st_mode) ? -1 : feed.stop_fd();
   const std::size_t block = sizes_.block;
   const std::size_t limit = sizes_.max_input;
-  std::string buf;
-  buf.reserve(block + json::kPadding);  // room for simdjson's padding after the first block
+  std::string buf = fd == STDIN_FILENO ? std::move(stdin_head_) : std::string();
+  buf.reserve(std::max(buf.size(), block) + json::kPadding);  // room for simdjson's padding after the first block
   bool eof = false;
   int err = 0;
   // The head: at least one block, and whole lines.

@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mcptriage/exchange.hpp"
@@ -74,11 +75,14 @@ class FileSource final : public Source {
   };
   FileSource(std::span<const Input> inputs, Sizes sizes) : inputs_(inputs), sizes_(sizes) {}
   void produce(Feed& feed) override;
+  /// Bytes already read from standard input (a live reader's sniff): they start its input.
+  void set_stdin_head(std::string head) { stdin_head_ = std::move(head); }
 
  private:
   void stream(std::size_t input, Feed& feed);
   std::span<const Input> inputs_;
   Sizes sizes_;
+  std::string stdin_head_;
 };
 
 }  // namespace mcptriage::io

@@ -1,6 +1,9 @@
 // The JSON Lines output (render.hpp, make_jsonl_sink): one record per line, skipped records in
 // their place, a session summary after a session's records (docs/output.md).
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <optional>
 
 #include "mcptriage/render.hpp"
 #include "mcptriage/session.hpp"
@@ -8,6 +11,11 @@
 namespace mcptriage {
 
 namespace {
+
+void append_ms(std::string& out, const std::optional<double>& v) {
+  if (v) out += fmt::format("{:.3f}", *v);
+  else out += "null";
+}
 
 class JsonLinesSink final : public RecordSink {
  public:
@@ -37,6 +45,18 @@ class JsonLinesSink final : public RecordSink {
       out += ',';
       append_session_member(out, *r.session);
       out += '}';
+    }
+    if (r.timing) {
+      // Read live (docs/output.md "timing"): milliseconds from the exchange's first byte, as the
+      // proxy writes its timing (3 decimals, null for what did not come).
+      out.pop_back();
+      out += ",\"timing\":{\"first_byte_ms\":";
+      append_ms(out, r.timing->first_byte_ms);
+      out += ",\"first_event_ms\":";
+      append_ms(out, r.timing->first_event_ms);
+      out += ",\"final_ms\":";
+      append_ms(out, r.timing->final_ms);
+      out += "}}";
     }
     out += '\n';
     out_.commit();

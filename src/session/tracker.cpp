@@ -178,6 +178,7 @@ struct SessionTracker::State {
     bool failed = false;
     std::uint64_t id = 0;                  ///< hash of the request id
     std::vector<std::uint64_t> unanswered; ///< keys of this call's attempts still unanswered
+    std::string session_id;                ///< the Mcp-Session-Id it was sent with ("" for none)
   };
   Window<Attempt> attempts;                               ///< hash(method, params) -> last attempt
   /// By tool_key (server, session id, name): the latest definition. A tool belongs to the session
@@ -415,6 +416,14 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<c
       r.same_id = prev->id == id_hash;
       if (method == "tools/call") {
         auto tool = s.tools.find(tool_key(f, tool_name));
+        if (tool == s.tools.end() && prev->session_id != f.session_id) {
+          // A resend in a new session (after a 404 and a new initialize) repeats the call of the
+          // earlier session: that session's tools/list (same server) says whether repeating is safe.
+          SessionFacts earlier;
+          earlier.server = f.server;
+          earlier.session_id = prev->session_id;
+          tool = s.tools.find(tool_key(earlier, tool_name));
+        }
         if (tool == s.tools.end()) {
           r.safety = ReplaySafety::unknown;
           r.decided_by = s.tools.empty() ? "no tools/list result earlier in the capture"
@@ -474,7 +483,7 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<c
     }
     s.attempts.put(rkey,
                    State::Attempt{a.entry, primary ? primary->outcome : Outcome::NOT_CAPTURED, failed, id_hash,
-                                  std::move(chain)},
+                                  std::move(chain), f.session_id},
                    a.entry);
   }
 

@@ -104,6 +104,18 @@ TEST(Config, ProgressShowsOnATerminalForManyInputsWithoutCi) {
   EXPECT_TRUE(resolved(forced, pipes()).progress.shown(0));
 }
 
+TEST(Config, DurationsOfTheLiveTimeouts) {
+  using std::chrono::milliseconds;
+  EXPECT_EQ(parse_duration("30s"), milliseconds(30'000));
+  EXPECT_EQ(parse_duration("2m"), milliseconds(120'000));
+  EXPECT_EQ(parse_duration("500ms"), milliseconds(500));
+  EXPECT_EQ(parse_duration("1h"), milliseconds(3'600'000));
+  EXPECT_EQ(parse_duration("7"), milliseconds(7'000));  // seconds when no unit
+  for (const char* bad : {"", "0s", "s", "-1s", "1.5s", "2x", "10 s", "99999999999999s"}) {
+    EXPECT_FALSE(parse_duration(bad)) << bad;
+  }
+}
+
 TEST(Config, TheClockIsMcptriageNowWhenSet) {
   EXPECT_EQ(resolved(with_input(), pipes()).now, 1000);
   Env fixed = pipes();

@@ -1,0 +1,354 @@
+// The live reader of standard input (live_source.hpp).
+#include "io/live_source.hpp"
+
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include "io/read_limited.hpp"
+#include "mcptriage/http.hpp"
+#include "mcptriage/sse.hpp"
+
+namespace mcptriage::io {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0, Clock::time_point t) {
+  return static_cast<double>(std::chrono::duration_cast<std::chrono::microseconds>(t - t0).count()) / 1000.0;
+}
+
+/// How a wait for bytes ended.
+enum class Got { bytes, eof, signal, idle, total, stopped, error };
+
+/// Waits for bytes on standard input, a signal, the run's stop or a deadline, and appends what
+/// one read gives to `buf` (or drops it when `keep` is false).
+class Reader {
+ public:
+  explicit Reader(const LiveSource::Options& o, int stop_fd) : o_(o), stop_fd_(stop_fd), start_(Clock::now()) {
+    last_byte_ = start_;
+  }
+
+  Got next(std::string& buf, bool keep) {
+    for (;;) {
+      const Clock::time_point now = Clock::now();
+      int timeout = -1;
+      Got on_timeout = Got::idle;
+      auto bound = [&](std::optional<std::chrono::milliseconds> limit, Clock::time_point from, Got which) {
+        if (!limit) return;
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(from + *limit - now).count();
+        const int ms = left <= 0 ? 0 : static_cast<int>(std::min<long long>(left, 1 << 30));
+        if (timeout < 0 || ms < timeout) {
+          timeout = ms;
+          on_timeout = which;
+        }
+      };
+      bound(o_.idle, last_byte_, Got::idle);
+      bound(o_.total, start_, Got::total);
+      pollfd fds[3] = {{STDIN_FILENO, POLLIN, 0}, {o_.signal_fd, POLLIN, 0}, {stop_fd_, POLLIN, 0}};
+      const int r = ::poll(fds, 3, timeout);
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        return Got::error;
+      }
+      if (fds[1].revents != 0) return Got::signal;
+      if (fds[2].revents != 0) return Got::stopped;
+      if (r == 0) return on_timeout;
+      if (fds[0].revents == 0) continue;
+      char chunk[65536];
+      ssize_t n = 0;
+      do {
+        n = ::read(STDIN_FILENO, chunk, sizeof chunk);
+      } while (n < 0 && errno == EINTR);
+      if (n < 0) {
+        if (errno == EAGAIN) continue;
+        return Got::error;
+      }
+      if (n == 0) return Got::eof;
+      last_byte_ = Clock::now();
+      if (!first_byte_) first_byte_ = last_byte_;
+      if (keep) {
+        // Past 64 MiB, the buffer grows once to the limit (plus a read): doubling would hold the
+        // old and the new buffer at once, twice the limit at the end (tests/hostile big-body).
+        const std::size_t need = buf.size() + static_cast<std::size_t>(n);
+        if (need > buf.capacity() && need > (std::size_t{1} << 26)) {
+          buf.reserve(std::max(need, o_.sizes.max_input + sizeof chunk + 1));
+        }
+        buf.append(chunk, static_cast<std::size_t>(n));
+      }
+      return Got::bytes;
+    }
+  }
+
+  Clock::time_point first_byte() const { return first_byte_.value_or(start_); }
+  /// The next exchange starts with bytes already read (glued responses): its times count from
+  /// the arrival of the last ones.
+  void next_exchange() { first_byte_ = last_byte_; }
+  Clock::time_point last_byte() const { return last_byte_; }
+
+ private:
+  const LiveSource::Options& o_;
+  int stop_fd_;
+  Clock::time_point start_;
+  Clock::time_point last_byte_;
+  std::optional<Clock::time_point> first_byte_;
+};
+
+/// Where an HTTP header block that may end in `buf` from `from` on ends (after its empty line),
+/// or npos; `from` moves on past what was looked at, so that each byte is looked at about once.
+std::size_t header_end(std::string_view buf, std::size_t& from) {
+  while (from < buf.size()) {
+    const void* hit = std::memchr(buf.data() + from, '\n', buf.size() - from);
+    if (hit == nullptr) {
+      from = buf.size();
+      return std::string::npos;
+    }
+    const std::size_t nl = static_cast<std::size_t>(static_cast<const char*>(hit) - buf.data());
+    if (nl + 1 >= buf.size()) {
+      from = nl;  // look again when the next byte is there
+      return std::string::npos;
+    }
+    if (buf[nl + 1] == '\n') return nl + 2;
+    if (buf[nl + 1] == '\r') {
+      if (nl + 2 >= buf.size()) {
+        from = nl;
+        return std::string::npos;
+      }
+      if (buf[nl + 2] == '\n') return nl + 3;
+    }
+    from = nl + 1;
+  }
+  return std::string::npos;
+}
+
+/// Finds the ends of event blocks (an empty line: lines end with CR, LF or CRLF) in the bytes
+/// of an event stream as they arrive.
+class BlockScanner {
+ public:
+  explicit BlockScanner(std::size_t start) : pos_(start), block_start_(start) {}
+  /// The next block ended in `buf` (its [begin, end)), scanning only bytes not seen before.
+  std::optional<std::pair<std::size_t, std::size_t>> next(std::string_view buf) {
+    while (pos_ < buf.size()) {
+      const char ch = buf[pos_++];
+      if (ch == '\n' && prev_cr_) {  // the LF of a CRLF: the line ended at its CR
+        prev_cr_ = false;
+        continue;
+      }
+      prev_cr_ = ch == '\r';
+      if (ch != '\n' && ch != '\r') {
+        ++line_len_;
+        continue;
+      }
+      const bool empty_line = line_len_ == 0;
+      line_len_ = 0;
+      if (!empty_line) continue;
+      std::size_t end = pos_;
+      if (ch == '\r' && pos_ < buf.size() && buf[pos_] == '\n') end = pos_ + 1;  // keep the CRLF whole
+      const std::pair<std::size_t, std::size_t> block{block_start_, end};
+      block_start_ = end;
+      if (end > pos_) {
+        pos_ = end;
+        prev_cr_ = false;
+      }
+      return block;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  std::size_t pos_;
+  std::size_t block_start_;
+  std::size_t line_len_ = 0;
+  bool prev_cr_ = false;
+};
+
+LiveEnd live_end_of(Got g) {
+  switch (g) {
+    case Got::signal: return LiveEnd::interrupted;
+    case Got::idle: return LiveEnd::idle_timeout;
+    case Got::total: return LiveEnd::timeout;
+    default: return LiveEnd::none;
+  }
+}
+
+}  // namespace
+
+bool LiveSource::applies(std::span<const Input> inputs) {
+  if (inputs.size() != 1 || !inputs.front().path.empty() || !inputs.front().body_path.empty()) return false;
+  struct stat st {};
+  if (::fstat(STDIN_FILENO, &st) != 0) return false;
+  return S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode);
+}
+
+void LiveSource::produce(Feed& feed) {
+  const std::size_t i = 0;
+  const Input& in = inputs_[i];
+  Reader reader(options_, feed.stop_fd());
+  std::string buf;
+  Got got = Got::bytes;
+  // Sniff: an HTTP capture starts with "HTTP/"; anything else is read as FileSource reads it.
+  static constexpr std::string_view kHttp = "HTTP/";
+  while (buf.size() < kHttp.size()) {
+    got = reader.next(buf, true);
+    if (got != Got::bytes) break;
+  }
+  if (got == Got::stopped) return;
+  if (got == Got::error) return feed.failed(i, std::strerror(errno));
+  const std::string_view head = std::string_view(buf).substr(0, std::min(buf.size(), kHttp.size()));
+  if (buf.empty() || !kHttp.starts_with(head)) {
+    if (got == Got::bytes || got == Got::eof) {
+      if (options_.not_live) options_.not_live();
+      FileSource rest(inputs_, options_.sizes);
+      rest.set_stdin_head(std::move(buf));
+      return rest.produce(feed);
+    }
+    return;  // a signal or a timeout before any HTTP capture began: nothing to judge
+  }
+
+  const std::size_t limit = options_.sizes.max_input;
+  std::size_t base = 0;  // where the exchange being read starts in `buf`
+  LiveTiming timing;
+  std::size_t scan = 0;  // where the search for the end of the headers goes on
+  std::size_t body_start = std::string::npos;
+  enum class Mode { headers, sse, length, to_end } mode = Mode::headers;
+  std::size_t content_length = 0;
+  std::optional<SseJudge> judge;
+  std::optional<BlockScanner> blocks;
+  std::optional<std::size_t> cut;  // decided: the bytes [base, cut) are the exchange
+  bool too_large = false;
+
+  auto advance = [&]() {
+    if (mode == Mode::headers) {
+      const std::size_t end = header_end(buf, scan);
+      if (end == std::string::npos) return;
+      // What the header blocks so far say: interim (1xx) and tunnel blocks are followed by another.
+      auto read = read_capture(std::string_view(buf).substr(base, end - base), in.name, options_.capture);
+      if (!read || read->empty() || !read->back().response.transport_captured) {
+        mode = Mode::to_end;
+        return;
+      }
+      const Response& r = read->back().response;
+      std::string reason = r.reason;
+      std::transform(reason.begin(), reason.end(), reason.begin(),
+                     [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+      if (r.status < 200 || reason.find("connection established") != std::string::npos) {
+        scan = end;
+        return;
+      }
+      body_start = end;
+      const auto type = find_header(r.headers, "Content-Type");
+      const auto coding = find_header(r.headers, "Content-Encoding");
+      const auto length = find_header(r.headers, "Content-Length");
+      const bool coded = coding && *coding != "identity";
+      if (!coded && type && http::media_type_is(*type, "text/event-stream") && !length) {
+        judge = SseJudge::start(read->back(), options_.flags, options_.now);
+        if (judge) {
+          mode = Mode::sse;
+          blocks.emplace(end);
+        } else {
+          mode = Mode::to_end;
+        }
+      } else if (length && (r.status < 300 || r.status >= 400) && !find_header(r.headers, "Transfer-Encoding")) {
+        std::size_t n = 0;
+        const std::string_view v = *length;
+        bool ok = !v.empty();
+        for (char ch : v) {
+          if (ch < '0' || ch > '9' || n > (std::size_t{1} << 50)) {
+            ok = false;
+            break;
+          }
+          n = n * 10 + static_cast<std::size_t>(ch - '0');
+        }
+        mode = ok ? Mode::length : Mode::to_end;
+        content_length = n;
+        // Read whole, the input would pass the limit: it is an error at once (the offline message).
+        if (ok && end + n > limit) too_large = true;
+      } else {
+        mode = Mode::to_end;
+      }
+    }
+    if (mode == Mode::sse) {
+      while (auto b = blocks->next(buf)) {
+        const sse::Stream s = sse::parse(std::string_view(buf).substr(b->first, b->second - b->first));
+        if (!timing.first_event_ms && (!s.events.empty() || s.empty_data_events > 0)) {
+          timing.first_event_ms = ms_since(reader.first_byte(), reader.last_byte());
+        }
+        bool decided = false;
+        for (const sse::Event& ev : s.events) decided = judge->feed(ev) || decided;
+        if (decided) {
+          cut = b->second;
+          return;
+        }
+      }
+    } else if (mode == Mode::length) {
+      if (buf.size() - body_start >= content_length) cut = body_start + content_length;
+    }
+  };
+
+  auto emit = [&](std::string_view bytes, LiveEnd end) {
+    auto read = read_capture(bytes, in.name, options_.capture);
+    if (!read) return feed.failed(i, std::move(read.error().message));
+    if (read->empty()) return;
+    for (Exchange& ex : *read) ex.timing = timing;
+    read->back().live_end = end;
+    feed.exchanges(i, std::move(*read), true);
+  };
+
+  for (;;) {  // each response of the input (curl --next glues several)
+    if (got == Got::bytes) advance();
+    while (!cut && got == Got::bytes) {
+      if (too_large || buf.size() - base > limit) return feed.failed(i, too_large_message(limit));
+      got = reader.next(buf, true);
+      if (got == Got::bytes) advance();
+    }
+    if (got == Got::stopped) return;
+    if (got == Got::error) return feed.failed(i, std::strerror(errno));
+    if (!cut) {
+      const LiveEnd end = live_end_of(got);
+      if (end == LiveEnd::none && mode != Mode::sse && body_start != std::string::npos && buf.size() > body_start) {
+        timing.final_ms = ms_since(reader.first_byte(), reader.last_byte());
+      }
+      if (buf.size() > base) emit(std::string_view(buf).substr(base), end);
+      return;
+    }
+    timing.final_ms = ms_since(reader.first_byte(), reader.last_byte());
+    emit(std::string_view(buf).substr(base, *cut - base), LiveEnd::none);
+    // What follows: another response (glued, as curl --next writes them) or the rest of this
+    // one (events after the final response, which are read and left, so that the writer is not
+    // cut off, until the end, a signal or a deadline).
+    base = *cut;
+    for (;;) {
+      while (base < buf.size() && (buf[base] == '\r' || buf[base] == '\n')) ++base;
+      if (buf.size() - base >= kHttp.size() || got != Got::bytes) break;
+      got = reader.next(buf, true);
+    }
+    const bool another = buf.size() > base && kHttp.starts_with(std::string_view(buf).substr(base, std::min(buf.size() - base, kHttp.size())));
+    if (!another) {
+      std::string().swap(buf);
+      while (got == Got::bytes) got = reader.next(buf, false);
+      return;
+    }
+    if (base > (std::size_t{1} << 20) && base > buf.size() / 2) {  // amortised: each byte moves at most once or twice
+      buf.erase(0, base);
+      base = 0;
+    }
+    reader.next_exchange();
+    timing = LiveTiming{};
+    scan = base;
+    body_start = std::string::npos;
+    mode = Mode::headers;
+    content_length = 0;
+    judge.reset();
+    blocks.reset();
+    cut.reset();
+  }
+}
+
+}  // namespace mcptriage::io
