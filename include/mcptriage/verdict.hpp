@@ -45,6 +45,12 @@ std::string_view to_string(Layer l);
 std::optional<Outcome> parse_outcome(std::string_view name);
 /// The layer each outcome belongs to.
 Layer layer_of(Outcome o);
+/// The success outcomes: TOOL_SUCCESS, RPC_SUCCESS and ACCEPTED. A record's `failed` member is
+/// their negation (docs/output.md): INPUT_REQUIRED, TASK_CREATED and NOT_CAPTURED are not a
+/// finished call either.
+constexpr bool is_success(Outcome o) {
+  return o == Outcome::TOOL_SUCCESS || o == Outcome::RPC_SUCCESS || o == Outcome::ACCEPTED;
+}
 
 /// The rule that decided an exchange's outcome: one enumerator per reason code the classifier
 /// emits (docs/classification.md "Reasons"), grouped by outcome. Each belongs to exactly one
@@ -284,6 +290,7 @@ struct Classification {
   std::vector<std::string> supported_versions;  ///< error.data.supported (-32022 and version errors)
   BodyHint body_hint = BodyHint::none;    ///< what the error body says of the session (advice)
   std::string method;                     ///< the request method ("" when unknown)
+  std::string tool;                       ///< a tools/call request's `params.name` ("" when unknown)
   MethodSource method_source = MethodSource::inferred;
   bool notification = false;              ///< the request was a JSON-RPC notification
   std::string result_type;                ///< resultType as sent, "" when absent

@@ -110,6 +110,7 @@ Judgement::Judgement(const Exchange& ex, const ContextFlags& flags, long long no
   ctx_ = build_context(ex, flags, base_.warnings, along);
   base_.request_id = ctx_.request.id;
   base_.method = ctx_.request.method.value_or("");
+  if (base_.method == "tools/call") base_.tool = ctx_.request.tool_name;
   base_.method_source = ctx_.method_source;
   base_.notification = ctx_.notification();
   base_.session_id_sent = ctx_.session_id_sent;

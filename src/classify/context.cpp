@@ -23,6 +23,7 @@ bool apply_request(const RequestInfo& s, RequestContext& ctx, MethodSource sourc
     return true;
   }
   ctx.request.method = s.method;
+  ctx.request.tool_name = s.tool_name;
   ctx.method_source = source;
   ctx.request.id = s.id;
   ctx.request.notification = !s.id;

@@ -266,7 +266,7 @@ void append_jsonl_head(std::string& out, const Record& r, std::string_view input
   out += "{\"schema\":";
   char digits[16];
   out.append(digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, kSchemaVersion).ptr - digits));
-  out += ',';
+  out += ",\"kind\":\"exchange\",";
   append_source(out, input, r.source);
   out += ',';
   append_kv(out, "\"format\":\"", to_string(r.format));
@@ -280,7 +280,8 @@ void append_jsonl_tail(std::string& out, const Record& r) {
   auto put = [&out](auto&&... parts) __attribute__((always_inline)) { (out.append(std::string_view(parts)), ...); };
   auto num = [&out](auto value) { fmt::format_to(std::back_inserter(out), "{}", value); };
   auto boolean = [](bool b) { return b ? std::string_view("true") : std::string_view("false"); };
-  put("\"outcome\":\"", to_string(c.outcome), "\",\"layer\":\"", to_string(c.layer), "\",");
+  put("\"outcome\":\"", to_string(c.outcome), "\",\"layer\":\"", to_string(c.layer), "\",\"failed\":",
+      boolean(!is_success(c.outcome)), ",");
   append_kv(out, "\"reason\":\"", to_string(c.reason));
   // The reason's spec section (the catalogue): plain ASCII with nothing to escape (Catalogue.* checks).
   put(",\"spec\":\"", reason_entry(c.reason).spec, "\",");
@@ -306,6 +307,8 @@ void append_jsonl_tail(std::string& out, const Record& r) {
     put("null},");
   }
   append_kv(out, "\"method\":\"", c.method, true);
+  put(",");
+  append_kv(out, "\"tool\":\"", c.tool, true);
   put(",\"method_source\":\"", to_string(c.method_source), "\",\"notification\":", boolean(c.notification), ",");
   append_kv(out, "\"result_type\":\"", c.result_type, true);
   put(",");

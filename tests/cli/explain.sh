@@ -70,7 +70,7 @@ while IFS=$'\t' read -r reason outcome spec; do
 done < <(find "$root/testdata/samples" "$root/testdata/real" "$root/testdata/cases" -type f ! -name 'args' \
            ! -name 'expected.*' ! -name 'exit' ! -name '*.md' ! -name '*.manifest' ! -name '*.request.json' -print0 |
          xargs -0 "$bin" -q --format jsonl 2>/dev/null |
-         jq -r 'select(.kind == null) | [.reason, .outcome, .spec] | @tsv' | sort -u)
+         jq -r 'select(.kind == "exchange") | [.reason, .outcome, .spec] | @tsv' | sort -u)
 check "every bundled record's spec is its reason's catalogue entry${bad:+: not for$bad}" test -z "$bad"
 
 complete_words() {

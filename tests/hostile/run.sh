@@ -75,7 +75,7 @@ expect_no_records() { [ ! -s "$tmp/out" ] || pending+=("records on stdout, expec
 # expect_records N OUTCOME/REASON: N exchange records (other kinds, such as session summaries,
 # are not counted), all with that outcome and reason.
 expect_records() {
-  jq -c 'select(.kind == null or .kind == "exchange")' "$tmp/out" >"$tmp/records"
+  jq -c 'select(.kind == "exchange")' "$tmp/out" >"$tmp/records"
   local n
   n=$(wc -l <"$tmp/records")
   [ "$n" = "$1" ] || pending+=("$n records, expected $1")

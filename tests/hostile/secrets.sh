@@ -26,7 +26,7 @@ no_secret() { ! grep -aoE 'SECRET[A-Z]*[0-9]' "$1" | sort -u | sed 's/^/  leaked
 run jsonl --format jsonl
 check "JSON Lines, reports and stderr hold no secret" no_secret "$tmp/jsonl.all"
 check "the records were written (3 inputs, 2 exchanges)" \
-  test "$(jq -c 'select(.kind == null or .kind == "exchange")' "$tmp/jsonl.out" | wc -l)" = 2
+  test "$(jq -c 'select(.kind == "exchange")' "$tmp/jsonl.out" | wc -l)" = 2
 check "the unrecognised input was reported, redacted" grep -q 'unrecognised input: Authorization: Basic \[REDACTED\]' "$tmp/jsonl.err"
 check "Mcp-Session-Id quoted in a tool error is shortened" grep -q '01234567…' "$tmp/jsonl.out"
 run table --format table --color always

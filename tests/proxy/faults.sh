@@ -15,7 +15,7 @@ px_setup
 px_start_fault
 UP=http://127.0.0.1:$FAULT_PORT
 CALL='{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t","arguments":{}}}'
-rec() { jq -c -s "[.[] | select(.kind == null or .kind == \"skipped\")]" "$1"; }
+rec() { jq -c -s "[.[] | select(.kind == \"exchange\" or .kind == \"skipped\")]" "$1"; }
 
 # --- upstream down ------------------------------------------------------------------------------
 dead=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
@@ -68,21 +68,21 @@ jq -e '.authorization_servers' <<<"$meta" >/dev/null 2>&1 && ok "non-MCP: OAuth 
 px_stop_proxy TERM
 R=$PX_PROXY_OUT
 check "upstream reset: STREAM_INCOMPLETE, the record says the upstream connection was reset" \
-  'map(select(.kind == null))[0] | .outcome == "STREAM_INCOMPLETE" and (.warnings | any(contains("upstream connection ended") and contains("reset")))' "$R"
+  'map(select(.kind == "exchange"))[0] | .outcome == "STREAM_INCOMPLETE" and (.warnings | any(contains("upstream connection ended") and contains("reset")))' "$R"
 check "upstream close without the last chunk: STREAM_INCOMPLETE, cut" \
-  'map(select(.kind == null))[1] | .outcome == "STREAM_INCOMPLETE" and (.warnings | any(contains("upstream connection ended")))' "$R"
+  'map(select(.kind == "exchange"))[1] | .outcome == "STREAM_INCOMPLETE" and (.warnings | any(contains("upstream connection ended")))' "$R"
 check "short JSON body: MALFORMED_JSON truncated (never a success)" \
-  'map(select(.kind == null))[2] | .outcome == "MALFORMED_JSON" and .reason == "truncated"' "$R"
+  'map(select(.kind == "exchange"))[2] | .outcome == "MALFORMED_JSON" and .reason == "truncated"' "$R"
 check "client gone: STREAM_INCOMPLETE, the record says the client closed and the proxy closed the upstream" \
-  'map(select(.kind == null))[3] | .outcome == "STREAM_INCOMPLETE" and (.warnings | any(contains("client closed its connection") and contains("closed the upstream")))' "$R"
+  'map(select(.kind == "exchange"))[3] | .outcome == "STREAM_INCOMPLETE" and (.warnings | any(contains("client closed its connection") and contains("closed the upstream")))' "$R"
 check "client gone before the response: NOT_CAPTURED (status 0), the record says the client closed" \
-  'map(select(.kind == null))[4] | .outcome == "NOT_CAPTURED" and .http.status == 0 and (.warnings | any(contains("client closed its connection")))' "$R"
+  'map(select(.kind == "exchange"))[4] | .outcome == "NOT_CAPTURED" and .http.status == 0 and (.warnings | any(contains("client closed its connection")))' "$R"
 check "record bound: MALFORMED_JSON cut_at_limit, the record says the client got it all" \
-  'map(select(.kind == null))[5] | .outcome == "MALFORMED_JSON" and .reason == "cut_at_limit" and (.warnings | any(contains("the client got them all")))' "$R"
+  'map(select(.kind == "exchange"))[5] | .outcome == "MALFORMED_JSON" and .reason == "cut_at_limit" and (.warnings | any(contains("the client got them all")))' "$R"
 check "request over --max-body: HTTP_ERROR 413 made by the proxy" \
-  'any(.kind == null and .http.status == 413 and .outcome == "HTTP_ERROR" and .proxy.made_by == "proxy")' "$R"
+  'any(.kind == "exchange" and .http.status == 413 and .outcome == "HTTP_ERROR" and .proxy.made_by == "proxy")' "$R"
 check "redirect: recorded as the 307 the client got, not followed" \
-  'any(.kind == null and .http.status == 307 and .reason == "redirect_not_followed" and .proxy.made_by == "upstream")' "$R"
+  'any(.kind == "exchange" and .http.status == 307 and .reason == "redirect_not_followed" and .proxy.made_by == "upstream")' "$R"
 check "non-MCP: the OAuth metadata GET is a skipped record (not_mcp)" \
   'any(.kind == "skipped" and .reason == "not_mcp" and (.detail | contains("/.well-known/oauth-protected-resource")))' "$R"
 check "the proxy summary counts the cuts" '.[-1].kind == "proxy_summary" and .[-1].cut.upstream == 3 and .[-1].cut.client == 2 and .[-1].made_by_proxy == 1' "$R"
@@ -102,7 +102,7 @@ if [[ $PX_MODE == sanitized ]]; then
 elif ((hwm < bound * 1024)); then ok "slow client: the proxy's peak RSS stayed at $((hwm / 1024)) MiB (bound: $bound MiB for a 48 MiB stream)"
 else not_ok "slow client: peak RSS bounded" "$((hwm / 1024)) MiB"; fi
 check "slow client: the 1 MiB record is cut there, never a success" \
-  'map(select(.kind == null))[0] | .outcome == "STREAM_INCOMPLETE" and (.warnings | any(contains("the record keeps the first 1048576")))' "$PX_PROXY_OUT"
+  'map(select(.kind == "exchange"))[0] | .outcome == "STREAM_INCOMPLETE" and (.warnings | any(contains("the record keeps the first 1048576")))' "$PX_PROXY_OUT"
 
 # --- https upstreams ---------------------------------------------------------------------------------
 if command -v openssl >/dev/null 2>&1; then

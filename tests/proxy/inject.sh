@@ -35,8 +35,8 @@ client() {
 }
 # verdict JQ: the live record of the injected tools/call holds.
 verdict() {
-  if jq -e -s "[.[] | select(.kind == null and .proxy.injected != null)][0] | $1" "$R" >/dev/null 2>&1; then ok "$CUR: live verdict $2"
-  else not_ok "$CUR: live verdict $2" "$(jq -c -s '[.[] | select(.kind == null) | [.method, .outcome, .reason, .http.status, .proxy]]' "$R" | head -c 700)"; fi
+  if jq -e -s "[.[] | select(.kind == \"exchange\" and .proxy.injected != null)][0] | $1" "$R" >/dev/null 2>&1; then ok "$CUR: live verdict $2"
+  else not_ok "$CUR: live verdict $2" "$(jq -c -s '[.[] | select(.kind == "exchange") | [.method, .outcome, .reason, .http.status, .proxy]]' "$R" | head -c 700)"; fi
 }
 # behaviour JQ: the client-behaviour report holds (null when there is none).
 behaviour() {
@@ -83,7 +83,7 @@ verdict '.outcome == "STREAM_INCOMPLETE" and .stream.resumable == true and .retr
   "STREAM_INCOMPLETE, resumable"
 behaviour '.action == "new_request" and .next_request.http_method == "GET" and .next_request.resume' \
   "a new request: GET with Last-Event-ID (resuming)"
-if jq -e -s '[.[] | select(.kind == null and .proxy.injected == null and .method == "tools/call")] | any(.outcome == "TOOL_SUCCESS")' "$R" >/dev/null
+if jq -e -s '[.[] | select(.kind == "exchange" and .proxy.injected == null and .method == "tools/call")] | any(.outcome == "TOOL_SUCCESS")' "$R" >/dev/null
 then ok "cut-after-events: the resumed GET stream is TOOL_SUCCESS, as the client resolved"
 else not_ok "cut-after-events: the resumed stream is TOOL_SUCCESS" "$(one_line "$R" 600)"; fi
 
@@ -120,7 +120,7 @@ behaviour '.action == "resend" and .resend.retry_origin == "client" and .resend.
            and .resend.safety == "safe" and (.resend.decided_by | startswith("readOnlyHint: true"))' \
   "resend by the client after Retry-After (honoured), safe by readOnlyHint"
 check "resend after 503: the resend's record says retry_origin client and replay_of the 503" \
-  '[.[] | select(.kind == null and .method == "tools/call")] | .[1].proxy.retry_origin == "client" and .[1].session.replay_of.source == .[0].source' "$R"
+  '[.[] | select(.kind == "exchange" and .method == "tools/call")] | .[1].proxy.retry_origin == "client" and .[1].session.replay_of.source == .[0].source' "$R"
 retry_scenario "resend at once after 429" 'status=429,retry-after=2@post=4' echo '{"message":"again"}' --no-wait
 behaviour '.action == "resend" and .resend.honoured_retry_after == false and .after.retry_after_ms == 2000' "resend, Retry-After not honoured"
 retry_scenario "re-initialize after 404" 'session-expired@post=4' toggle-simulated-logging '{}'

@@ -63,7 +63,7 @@ px_summary() {
 check() {
   local label=$1 expr=$2 file=$3
   if jq -e -s "$expr" "$file" >/dev/null 2>&1; then ok "$label"
-  else not_ok "$label" "$(jq -c -s "[.[] | [.source, .kind // .outcome, .reason, .proxy.injected // .action // null]]" "$file" 2>/dev/null | head -c 700 || one_line "$file")"; fi
+  else not_ok "$label" "$(jq -c -s "[.[] | [.source, (if .kind == \"exchange\" then .outcome else .kind end), .reason, .proxy.injected // .action // null]]" "$file" 2>/dev/null | head -c 700 || one_line "$file")"; fi
 }
 
 # Waits up to 10 s for a line matching $2 in file $1.

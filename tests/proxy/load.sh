@@ -25,7 +25,7 @@ then ok "load: $STREAMS concurrent streams, all $((STREAMS * EVENTS)) events del
 else not_ok "load: every event delivered in order" "$(one_line "$WORK/load-client.json")"; fi
 [[ $(wc -l <"$REC") == "$STREAMS" ]] && ok "load: every exchange recorded ($STREAMS lines)" || not_ok "load: every exchange recorded" "$(wc -l <"$REC") lines"
 check "load: every exchange triaged live as TOOL_SUCCESS with its $EVENTS events" \
-  "[.[] | select(.kind == null)] | length == $STREAMS and all(.outcome == \"TOOL_SUCCESS\" and .stream.events == $((EVENTS + 1)))" "$PX_PROXY_OUT"
+  "[.[] | select(.kind == \"exchange\")] | length == $STREAMS and all(.outcome == \"TOOL_SUCCESS\" and .stream.events == $((EVENTS + 1)))" "$PX_PROXY_OUT"
 bound=100
 if [[ $PX_MODE == sanitized ]]; then
   ok "load: peak RSS $((hwm / 1024)) MiB, not held to a bound under the sanitizers (ASan keeps freed memory in quarantine)"

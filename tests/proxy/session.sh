@@ -44,7 +44,7 @@ px_stop_proxy INT
 [[ $PX_RC == 130 ]] && ok "proxy: exit status 130 after SIGINT" || not_ok "proxy: exit status 130 after SIGINT" "status $PX_RC: $(one_line "$PX_PROXY_ERR")"
 
 # --- the live records -----------------------------------------------------------------------
-X='[.[] | select(.kind == null)]'
+X='[.[] | select(.kind == "exchange")]'
 check "live: every line is JSON and the first exchange is initialize RPC_SUCCESS" \
   "$X | .[0].method == \"initialize\" and .[0].outcome == \"RPC_SUCCESS\"" "$LIVE"
 check "live: notifications/initialized ACCEPTED (202)" \
@@ -84,8 +84,8 @@ check "recording: every line holds the request, the response, timing and the pro
 if jq -e '.log.entries | length > 5' "$HAR" >/dev/null 2>&1; then ok "har: complete HAR 1.2 after SIGINT"
 else not_ok "har: complete HAR after SIGINT" "$(tail -c 300 "$HAR")"; fi
 "$BIN" --format jsonl "$HAR" >"$WORK/har.jsonl" 2>"$WORK/har.err"
-if diff <(jq -c 'select(.kind == null) | [.outcome, .reason, .http.status, .method]' "$WORK/offline.jsonl") \
-        <(jq -c 'select(.kind == null) | [.outcome, .reason, .http.status, .method]' "$WORK/har.jsonl") >/dev/null &&
+if diff <(jq -c 'select(.kind == "exchange") | [.outcome, .reason, .http.status, .method]' "$WORK/offline.jsonl") \
+        <(jq -c 'select(.kind == "exchange") | [.outcome, .reason, .http.status, .method]' "$WORK/har.jsonl") >/dev/null &&
    diff <(jq -c 'select(.kind == "skipped") | .reason' "$WORK/offline.jsonl") <(jq -c 'select(.kind == "skipped") | .reason' "$WORK/har.jsonl") >/dev/null
 then ok "har: mcptriage $(basename "$HAR") gives the same outcomes and skips as the .jsonl"
 else not_ok "har: same outcomes as the .jsonl" "$(one_line "$WORK/har.jsonl" 600) $(one_line "$WORK/har.err")"; fi

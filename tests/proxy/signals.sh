@@ -23,7 +23,7 @@ wait "$curl_pid"; curl_rc=$?
 [[ $PX_RC == 130 ]] && ok "SIGINT: exit status 130" || not_ok "SIGINT: exit 130" "status $PX_RC: $(one_line "$PX_PROXY_ERR")"
 [[ $curl_rc == 18 ]] && ok "SIGINT: the open stream was closed (the client sees it cut)" || not_ok "SIGINT: the open stream closed" "curl exit $curl_rc"
 check "SIGINT: the open stream is recorded, cut by the proxy's stop" \
-  'any(.kind == null and .outcome == "STREAM_INCOMPLETE" and (.warnings | any(contains("the proxy stopped (SIGINT)"))))' "$PX_PROXY_OUT"
+  'any(.kind == "exchange" and .outcome == "STREAM_INCOMPLETE" and (.warnings | any(contains("the proxy stopped (SIGINT)"))))' "$PX_PROXY_OUT"
 check "SIGINT: the session summary, then the proxy summary (stopped by SIGINT)" \
   '.[-2].kind == "session_summary" and .[-2].entries == 2 and .[-1].kind == "proxy_summary" and .[-1].stopped_by == "SIGINT" and .[-1].cut.shutdown == 1' "$PX_PROXY_OUT"
 grep -q '^mcptriage: 2 exchanges: ' "$PX_PROXY_ERR" && ok "SIGINT: the summary line on stderr" || not_ok "SIGINT: summary line" "$(one_line "$PX_PROXY_ERR")"

@@ -248,10 +248,12 @@ sse_200
 field .jsonrpc.id 8
 field .jsonrpc.error.code -32603
 
-# 400 + -32700 is a spec pair => JSONRPC_ERROR; id null cannot be paired => a warning.
-classify malformed-json-body JSONRPC_ERROR --id 9 --method tools/call
-field .outcome '"JSONRPC_ERROR"'
-field .layer '"protocol"'
+# 400 + -32700: the server speaks 2025-11-25, where the status decides (the 2026-07-28 status/error
+# pairs do not apply: docs/classification.md); the JSON-RPC error is kept in the record.
+classify malformed-json-body HTTP_ERROR --id 9 --method tools/call
+field .outcome '"HTTP_ERROR"'
+field .reason '"bad_request"'
+field .layer '"transport"'
 field .http.status 400
 field .http.content_type '"application/json"'
 field .jsonrpc.id null
@@ -286,7 +288,7 @@ HARS=$(jq -s -c . <"$RES/har.jsonl" 2>/dev/null) || HARS=
 har_holds() {
   local label="har: $1"
   if [[ -z $HARS ]]; then not_ok "$label" "no records"; return 0; fi
-  if jq -e "[.[] | select(.kind == null)] as \$x | $2" <<<"$HARS" >/dev/null 2>&1; then ok "$label"
+  if jq -e "[.[] | select(.kind == \"exchange\")] as \$x | $2" <<<"$HARS" >/dev/null 2>&1; then ok "$label"
   else not_ok "$label" "records: $(jq -c "[.[] | if .kind then [.kind, .reason // .entries] else [.source, .outcome, .reason] end]" <<<"$HARS" | head -c 600)"; fi
 }
 har_holds "every line is a record of format har" 'all(.[]; .format == "har")'

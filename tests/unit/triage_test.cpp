@@ -200,7 +200,7 @@ TEST(Triage, AnAmendmentIsAppliedBeforeAnySinkSeesTheRecord) {
   for (unsigned jobs : {1u, 2u}) {
     const auto out = lines(run(schema_session(), Kind::jsonl, "s.har", jobs).out);
     ASSERT_EQ(out.size(), 4u);
-    EXPECT_NE(out[1].find(R"("outcome":"INVALID_TOOL_RESULT","layer":"protocol","reason":"structured_content_schema_mismatch")"),
+    EXPECT_NE(out[1].find(R"("outcome":"INVALID_TOOL_RESULT","layer":"protocol","failed":true,"reason":"structured_content_schema_mismatch")"),
               std::string::npos)
         << out[1];
     EXPECT_NE(out[1].find(R"("pointer":"/result/structuredContent/count")"), std::string::npos) << out[1];
