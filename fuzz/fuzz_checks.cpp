@@ -62,18 +62,14 @@ void fail(std::string_view what, std::string_view detail) {
   std::abort();
 }
 
-bool is_success(Outcome o) {
-  return o == Outcome::TOOL_SUCCESS || o == Outcome::RPC_SUCCESS || o == Outcome::ACCEPTED;
-}
-
 void check_classification(const mcptriage::Exchange& ex, const mcptriage::Classification& c) {
   const std::string_view reason = to_string(c.reason);
   if (mcptriage::outcome_of(c.reason) != c.outcome) fail("the reason belongs to another outcome", reason);
   if (c.layer != mcptriage::layer_of(c.outcome)) fail("layer does not match the outcome", reason);
-  if (is_success(c.outcome) != (c.retry.advice == mcptriage::Advice::none)) {
+  if (mcptriage::is_success(c.outcome) != (c.retry.advice == mcptriage::Advice::none)) {
     fail("retry advice 'none' must go with success and only with it", reason);
   }
-  if (!is_success(c.outcome)) return;
+  if (!mcptriage::is_success(c.outcome)) return;
 
   const mcptriage::Response& r = ex.response;
   const std::string what = std::string(to_string(c.outcome)) + " (" + std::string(reason) + ")";
