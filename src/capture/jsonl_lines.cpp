@@ -1,0 +1,274 @@
+// JSON Lines reader: what one line of a log says (an Item): a logged exchange, a client or
+// server line, a bare JSON-RPC message, or a line skipped with its reason. Shapes accepted:
+// docs/formats.md "JSON Lines".
+#include "capture/jsonl_reader.hpp"
+
+namespace mcptriage::capture::jsonl {
+
+std::string JsonLinesReader::printable_key(std::string_view key) {
+  std::size_t cut = key.size();
+  if (cut > 40) {
+    cut = 40;
+    while (cut > 0 && (static_cast<unsigned char>(key[cut]) & 0xC0) == 0x80) --cut;
+  }
+  std::string out(key.substr(0, cut));
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  }
+  if (cut < key.size()) out += "...";
+  return out;
+}
+
+json::Parser& JsonLinesReader::thread_parser(int which) {
+  thread_local json::Parser parsers[2];
+  return parsers[which];
+}
+
+void JsonLinesReader::handle_line(std::string_view line, std::size_t line_no) {
+  auto parsed = parser_.parse(line, padded_);
+  if (!parsed) {
+    add_skip(line_no, SkipReason::invalid_line,
+             "line " + std::to_string(line_no) + " is not valid JSON (" + std::string(parsed.error().message) + ")",
+             /*not_json=*/true);
+    return;
+  }
+  const View root = *parsed;
+  if (!root.is_object() && !root.is_array()) {
+    add_skip(line_no, SkipReason::invalid_line, "line " + std::to_string(line_no) + " is not a JSON object");
+    return;
+  }
+  Item item = read_item(root, line, line_no);
+  if (item.wrapped) any_wrapped_ = true;
+  switch (item.side) {
+    case Side::full: return handle_full(std::move(item));
+    case Side::client: return handle_client(std::move(item));
+    case Side::server: return handle_server(std::move(item));
+    case Side::unknown:
+      if (!first_unknown_line_) {
+        first_unknown_line_ = line_no;
+        if (root.is_object()) {
+          for (auto [key, value] : root.members()) {
+            (void)value;
+            if (first_unknown_keys_.size() == kKeysShown) break;
+            first_unknown_keys_.push_back(printable_key(key));
+          }
+        }
+      }
+      add_skip(line_no, SkipReason::invalid_line,
+               "line " + std::to_string(line_no) +
+                   " is neither a JSON-RPC message nor a logged exchange (no status, body or message)");
+      return;
+  }
+}
+
+Item JsonLinesReader::read_item(View root, std::string_view line, std::size_t line_no) {
+  Item it;
+  it.line = line_no;
+  if (root.is_array() || root.get("jsonrpc")) {
+    // A bare JSON-RPC message (or batch): the stdio framing.
+    it.message = std::string(line);
+    it.info = inspect_message(root);
+    if (it.info.kind == MessageKind::request || it.info.kind == MessageKind::notification) {
+      it.side = server_method(it.info.method) ? Side::server : Side::client;
+    } else if (it.info.kind != MessageKind::not_jsonrpc) {
+      it.side = Side::server;
+    }
+    if (it.side == Side::client) {
+      Request r;
+      r.body = it.message;
+      r.info = jsonrpc::read_request(root);
+      it.request = std::move(r);
+    }
+    return it;
+  }
+  it.wrapped = true;
+  const Members m(root);  // after the bare-message case: inspect_message reads those members
+  auto http = m.get("http");
+  if (http && !http->is_object()) http.reset();
+  auto response = m.get("response");
+  if (response && !response->is_object()) response.reset();
+  const Members mh = http ? Members(*http) : Members();
+  const Members mr = response ? Members(*response) : Members();
+  std::optional<Side> dir;
+  for (std::string_view key : {"dir", "direction", "event_type", "type", "kind"}) {
+    if (auto d = m.string(key)) {
+      if ((dir = side_word(*d))) break;
+    }
+  }
+  // Status and response headers.
+  const Members* const status_holders[] = {&m, http ? &mh : nullptr, response ? &mr : nullptr};
+  for (const Members* holder : status_holders) {
+    if (!holder) continue;
+    if (auto s = holder->first({"status", "status_code", "statusCode", "http_status", "httpStatus"})) {
+      if (auto st = status_of(*s)) {
+        it.status = st;
+        break;
+      }
+    }
+  }
+  const bool client_line = dir == Side::client;
+  std::optional<View> resp_headers;
+  if (response) resp_headers = mr.first({"headers", "response_headers"});
+  if (!resp_headers && !client_line) resp_headers = m.first({"response_headers", "headers"});
+  if (!resp_headers && !client_line && http) resp_headers = mh.first({"response_headers", "headers"});
+  if (resp_headers) it.headers = headers_of(*resp_headers);
+  // Where the response's media type may be: the nested response, the line, its `http` object
+  // (a client line's own fields describe its request, so only a nested response counts there).
+  const Members* const ct_holders[] = {response ? &mr : nullptr, client_line ? nullptr : &m,
+                                       client_line || !http ? nullptr : &mh};
+  for (const Members* holder : ct_holders) {
+    if (!holder) continue;
+    if (auto ct = holder->first({"content_type", "contentType", "mime_type", "mimeType", "media_type"})) {
+      if (auto s = ct->string()) it.content_type = std::string(*s);
+      if (!it.content_type.empty() || ct->is_null()) break;
+    }
+  }
+  if (it.content_type.empty()) {
+    if (auto ct = find_header(it.headers, "content-type")) it.content_type = std::string(*ct);
+  }
+  // The message or the body.
+  auto take_payload = [&](View v) {
+    if (v.is_null()) {
+      it.no_body = true;
+    } else if (auto s = v.string()) {
+      it.raw_body = json::padded_copy(*s);  // parsed in place by the classifier
+    } else {
+      it.message = json_text(v);
+      it.info = inspect_message(v);
+    }
+  };
+  bool have_payload = false;
+  // A client line's own payload is its request (read below), not a reply.
+  const Members* const payload_holders[] = {response ? &mr : nullptr, client_line ? nullptr : &m};
+  for (const Members* holder : payload_holders) {
+    if (!holder) continue;
+    if (auto v = holder->first({"message", "msg", "payload", "body", "response_body", "text"})) {
+      take_payload(*v);
+      have_payload = true;
+      break;
+    }
+  }
+  if (auto sse = m.get("sse"); sse && sse->is_object()) {
+    it.sse = true;
+    it.sse_event = string_member(*sse, "event").value_or("");
+    it.sse_id = string_member(*sse, "id").value_or("");
+  }
+  if (http::media_type_is(it.content_type, "text/event-stream") && it.message) it.sse = true;
+  const auto proxy = m.get("proxy");
+  if (proxy && proxy->is_object()) read_proxy_member(*proxy, it);
+  // The request.
+  if (auto req = m.get("request")) {
+    it.request = request_of(*req);
+    if (proxy && it.request->body && string_member(*proxy, "request_body_encoding") == "base64") {
+      if (auto decoded = base64_decode(*it.request->body)) it.request->body = std::move(*decoded);
+    }
+  } else if (client_line) {
+    Request r;
+    if (http) {
+      r.method_line = string_member(*http, "method").value_or("");
+      r.target = string_member(*http, "path").value_or(string_member(*http, "url").value_or(""));
+      if (auto h = mh.first({"headers", "request_headers"})) r.headers = headers_of(*h);
+    }
+    if (auto h = m.first({"headers", "request_headers"})) r.headers = headers_of(*h);
+    if (auto v = m.first({"message", "msg", "payload", "body"})) {
+      if (auto s = v->string()) {
+        r.body = std::string(*s);
+        it.info = inspect_request_text(parser_for_bodies_, *s, r.info);
+      } else if (!v->is_null()) {
+        r.body = json_text(*v);
+        r.info = jsonrpc::read_request(*v);
+        it.info = inspect_message(*v);
+      }
+    }
+    it.request = std::move(r);
+    it.side = Side::client;
+    return it;
+  }
+  if (it.request && (it.status || have_payload || response)) {
+    it.side = Side::full;
+  } else if (dir) {
+    it.side = *dir;
+  } else if (it.status || response) {
+    it.side = Side::server;
+  } else if (it.message) {
+    it.side = (it.info.kind == MessageKind::response) ? Side::server
+              : (it.info.kind == MessageKind::not_jsonrpc) ? Side::unknown
+              : server_method(it.info.method) ? Side::server
+                                              : Side::client;
+  } else if (it.raw_body) {
+    it.side = Side::server;
+  } else if (it.request) {
+    // Only the request was logged (a timeout, a dropped connection): an exchange with no reply.
+    // Its body is kept as text: the reader reads what was sent from it (handle_full).
+    it.side = Side::full;
+    it.request_only = true;
+    if (auto req = m.get("request")) it.request = request_of(*req, /*as_text=*/true);
+  }
+  if (it.side == Side::client && !it.request) {
+    Request r;
+    r.body = it.message;
+    it.request = std::move(r);
+  }
+  return it;
+}
+
+void JsonLinesReader::read_proxy_member(json::View proxy, Item& it) {
+  if (auto skipped = proxy.get("skipped"); skipped && skipped->is_object()) {
+    // The proxy names the reason as the HAR reader gave it (a SkipReason's name).
+    // Views into the document (string_at), not string_member's copies: a view of a temporary
+    // copy dangled here (ASan: heap-use-after-free).
+    const std::string_view name = skipped->string_at("reason").value_or("not_mcp");
+    SkipReason reason = SkipReason::not_mcp;
+    for (SkipReason r : {SkipReason::not_mcp, SkipReason::session_end, SkipReason::standalone_stream,
+                         SkipReason::invalid_entry}) {
+      if (to_string(r) == name) reason = r;
+    }
+    it.proxy_skip = Skip{reason, std::string(string_member(*skipped, "detail").value_or(""))};
+  }
+  if (auto warnings = proxy.get("warnings"); warnings && warnings->is_array()) {
+    for (json::View w : warnings->items()) {
+      if (auto s = w.string()) it.proxy_warnings.emplace_back(*s);
+    }
+  }
+  const std::string_view body = proxy.string_at("body").value_or("complete");
+  if (body == "cut") it.proxy_body_state = BodyState::truncated;
+  if (body == "cut_at_limit") {
+    it.proxy_body_state = BodyState::truncated;
+    it.proxy_cut_at_limit = true;
+  }
+  if (body == "not_captured") it.proxy_body_state = BodyState::not_captured;
+  if (string_member(proxy, "body_encoding") == "base64" && it.raw_body) {
+    if (auto decoded = base64_decode(*it.raw_body)) it.raw_body = json::padded_copy(*decoded);
+  }
+}
+
+Request JsonLinesReader::request_of(View v, bool as_text) {
+  Request r;
+  auto json_body = [&](View b) {
+    if (as_text) r.body = json_text(b);
+    else r.info = jsonrpc::read_request(b);
+  };
+  if (auto s = v.string()) {
+    r.body = std::string(*s);
+    return r;
+  }
+  if (!v.is_object()) {
+    if (v.is_array()) json_body(v);
+    return r;
+  }
+  if (v.get("jsonrpc") || (v.get("method") && (v.get("id") || v.get("params")) && !v.get("headers") &&
+                           !v.get("url") && !v.get("body"))) {
+    json_body(v);
+    return r;
+  }
+  r.method_line = string_member(v, "method").value_or("");
+  r.target = string_member(v, "url").value_or(string_member(v, "path").value_or(""));
+  if (auto h = v.get("headers")) r.headers = headers_of(*h);
+  if (auto b = first_member(v, {"body", "message", "payload", "postData"})) {
+    if (auto s = b->string()) r.body = std::string(*s);
+    else if (!b->is_null()) json_body(*b);
+  }
+  return r;
+}
+
+}  // namespace mcptriage::capture::jsonl
