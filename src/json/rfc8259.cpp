@@ -13,13 +13,6 @@ namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 class Scanner {
  public:
   Scanner(std::string_view text, std::size_t max_depth) : s_(text), max_depth_(max_depth) { out_.text.reserve(text.size() + 16); }
@@ -124,13 +117,12 @@ class Scanner {
   /// `\uXXXX` at pos_ (after the backslash's position `esc`): its code unit, or -1.
   long unit_at(std::size_t esc) const {
     if (esc + 6 > s_.size() || s_[esc] != '\\' || s_[esc + 1] != 'u') return -1;
-    long v = 0;
-    for (std::size_t k = esc + 2; k < esc + 6; ++k) {
-      const int h = hex_value(s_[k]);
-      if (h < 0) return -1;
-      v = v * 16 + h;
-    }
-    return v;
+    // Four hex digits, no sign (an unsigned target refuses '-'), nothing else.
+    unsigned v = 0;
+    const char* first = s_.data() + esc + 2;
+    const auto [end, ec] = std::from_chars(first, first + 4, v, 16);
+    if (ec != std::errc{} || end != first + 4) return -1;
+    return static_cast<long>(v);
   }
 
   bool string() {

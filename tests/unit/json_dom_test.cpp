@@ -246,7 +246,10 @@ TEST(JsonRfc8259, LoneSurrogatesReadAsReplacementCharacter) {
 TEST(JsonRfc8259, OtherFaultsKeepSimdjsonsError) {
   json::Parser parser;
   for (const char* bad : {"[1E400,]", "[01]", "[1.]", R"(["\ud800)", R"(["\uZZZZ"])", "123456789012345678901234567890 1",
-                          "[\"\\ud800\", \"\xff\"]", "-"}) {
+                          "[\"\\ud800\", \"\xff\"]", "-",
+                          // an escape after a lone surrogate: four hex digits, no sign, no fewer
+                          R"(["\ud800", "\u-123"])", R"(["\ud800", "\u+123"])", R"(["\ud800\u12"])",
+                          R"(["\ud800\u-dc0"])"}) {
     EXPECT_FALSE(parser.parse(bad)) << bad;
   }
   EXPECT_FALSE(parser.parse("[1E400, \"\xff\"]")) << "UTF-8 is still checked";
