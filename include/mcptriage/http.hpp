@@ -78,6 +78,17 @@ std::expected<Inflated, std::string> decode_brotli_prefix(std::string_view bytes
 /// 8 MB that RFC 9659 asks encoders to keep to always is.
 std::expected<Inflated, std::string> decode_zstd_prefix(std::string_view bytes, std::size_t max_output);
 
+/// A CDN or WAF challenge in place of the origin's reply (docs/classification.md "CDN and WAF
+/// challenges"): the marker that shows it, as "Cloudflare: cf-mitigated: challenge"; nullopt when
+/// none. A header marker decides at any status: `cf-mitigated: challenge` (Cloudflare, "Detect a
+/// Challenge Page response"), `x-amzn-waf-action: challenge` or `captcha` (AWS WAF, "CAPTCHA and
+/// Challenge action behavior": sent with 202 and 405), `x-vercel-mitigated: challenge` (Vercel).
+/// A body marker counts only on a 403, 429 or 503 whose Content-Type is text/html: Cloudflare's
+/// challenge platform (`/cdn-cgi/challenge-platform/`, `_cf_chl_opt`, `__cf_chl_`, `cf-chl-`) or
+/// its page title `<title>Just a moment...</title>`, in the first 64 KiB of `body`, ASCII
+/// case-insensitively. Header values are compared case-insensitively, without OWS.
+std::optional<std::string> challenge_marker(int status, const Headers& headers, std::string_view body);
+
 /// Parses an HTTP-date (RFC 9110 §5.6.7: IMF-fixdate, or the obsolete RFC 850 and asctime
 /// forms), e.g. a `Date` header value. Returns Unix seconds; nullopt when invalid.
 /// `now_unix_seconds` only settles the century of an RFC 850 two-digit year.

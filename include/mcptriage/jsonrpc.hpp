@@ -42,6 +42,10 @@ struct RequestInfo {
   /// No result is due: a notification (a `method` and no `id`, JSON-RPC 2.0 §4.1), or a client's
   /// response to a server request (no `method`). A message's `!method || !id`; false otherwise.
   bool notification = false;
+  /// A client's JSON-RPC response to a server request (MCP 2025 transports, Sending Messages): no
+  /// `method`, an `id`, and `result` or `error`. Then `id` is the server request's id and
+  /// `notification` is true too (no result is due).
+  bool response = false;
   bool has_params = false;            ///< `params` is present
   /// 64-bit hash of `params` without `_meta`, read as canonical JSON (member order ignored;
   /// src/json canonical_hash); 0 when there are no params.

@@ -69,9 +69,12 @@ enum class Reason : std::uint8_t {
   // HTTP_ERROR, by status
   session_invalid,
   bad_request,
+  response_rejected,
+  legacy_server,
   unauthorized,
   insufficient_scope,
   forbidden,
+  cdn_challenge,
   session_expired,
   not_found,
   method_not_allowed,
@@ -98,6 +101,7 @@ enum class Reason : std::uint8_t {
   no_content,
   body_on_202,
   notification_not_202,
+  response_not_202,
   // STREAM_INCOMPLETE
   empty_stream,
   no_final_response_stream,
@@ -204,6 +208,7 @@ enum class Reason : std::uint8_t {
   tool_error,
   rpc_success,
   accepted,
+  response_accepted,
   input_required,
   server_request_pending,
   task_created,
@@ -246,6 +251,7 @@ enum class Advice {
   step_up_authorization,     ///< 403 insufficient_scope
   fix_request,               ///< -32602 and other request faults: do not resend as is
   retry_with_supported_version,  ///< -32022 / version errors
+  fall_back_to_initialize,   ///< a server/discover probe refused by a server of an earlier version
   hand_error_to_model,       ///< TOOL_ERROR
   do_not_retry,              ///< malformed or invalid replies: keep the evidence
   resend_with_input,         ///< INPUT_REQUIRED
@@ -293,6 +299,9 @@ struct Classification {
   std::string tool;                       ///< a tools/call request's `params.name` ("" when unknown)
   MethodSource method_source = MethodSource::inferred;
   bool notification = false;              ///< the request was a JSON-RPC notification
+  /// The request was the client's JSON-RPC response to a server request (no `method`; an `id` and
+  /// `result` or `error`): its id, the server request's. nullopt otherwise.
+  std::optional<JsonRpcId> client_response_id;
   std::string result_type;                ///< resultType as sent, "" when absent
   std::string protocol_version;           ///< version whose rules were applied
   std::string protocol_version_source;    ///< "request", "flag", "inferred" or "assumed"

@@ -232,6 +232,21 @@ RetryAdvice advise(const Classification& c, const Headers& response_headers, lon
       a.advice = Advice::fix_request;
       a.text = "fix the request (headers, media types, method); do not resend it unchanged";
       break;
+    case Reason::legacy_server:
+      a.advice = Advice::fall_back_to_initialize;
+      a.text = "the server speaks a protocol version before 2026-07-28: fall back to initialize (then "
+               "notifications/initialized) and use that version for later requests to this server; do not probe again";
+      break;
+    case Reason::cdn_challenge:
+      a.advice = Advice::do_not_retry;
+      a.text = "a CDN or WAF challenge stopped the request before the MCP server: do not retry automatically (the same "
+               "request gets the same page); have the client allow-listed, or use an endpoint path that is not challenged";
+      break;
+    case Reason::response_rejected:
+      a.advice = Advice::investigate;
+      a.text = "do not resend the same response: read the error; the server request it answers may have expired, or "
+               "its id is not one the server sent";
+      break;
     case Reason::forbidden:
     case Reason::method_not_allowed:
     case Reason::not_acceptable:

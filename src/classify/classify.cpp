@@ -112,10 +112,24 @@ Judgement::Judgement(const Exchange& ex, const ContextFlags& flags, long long no
   base_.method = ctx_.request.method.value_or("");
   if (base_.method == "tools/call") base_.tool = ctx_.request.tool_name;
   base_.method_source = ctx_.method_source;
-  base_.notification = ctx_.notification();
+  base_.notification = ctx_.notification() && !ctx_.client_response();
+  base_.client_response_id = ctx_.client_response_id;
   base_.session_id_sent = ctx_.session_id_sent;
   base_.protocol_version = ctx_.version;
   base_.protocol_version_source = ctx_.version_source;
+  if (ctx_.client_response() && !ctx_.version.empty() &&
+      !mcp::in_force(mcp::Rule::server_requests_on_stream, ctx_.version)) {
+    // 2026-07-28 transport, Sending Messages: "The client MUST NOT send JSON-RPC responses".
+    base_.warnings.push_back(fmt::format(
+        "protocol version {} has no server requests (multi round-trip requests replace them) and a client must not "
+        "POST a JSON-RPC response",
+        clipped(ctx_.version)));
+  }
+}
+
+std::string Judgement::client_response_text() const {
+  return fmt::format("the client's JSON-RPC response to the server's request id {}",
+                     clipped(ctx_.client_response_id->to_json()));
 }
 
 const std::string& Judgement::version_for(Classification& c, std::optional<View> message, bool batch) {
@@ -166,6 +180,15 @@ Judgement::Framing Judgement::transport(Classification& c, std::vector<Classific
     return decide(Reason::body_not_captured, std::move(detail));
   }
   const std::string media = http::media_type(c.content_type);
+  if (auto marker = http::challenge_marker(r.status, r.headers, r.body)) {
+    // A CDN or WAF answered in the server's place (docs/classification.md "CDN and WAF challenges").
+    return decide(Reason::cdn_challenge,
+                  fmt::format("HTTP {}{}{}: a CDN or WAF challenge page ({}), not the MCP server's reply{}: the {} never "
+                              "reached the MCP server, and a client without a browser cannot pass the challenge",
+                              r.status, r.reason.empty() ? "" : " ", r.reason, *marker,
+                              ctx_.client_response() ? " to " + client_response_text() : std::string(),
+                              ctx_.client_response() ? "response" : ctx_.notification() ? "notification" : "request"));
+  }
   const bool is_json_media = media == "application/json" || media.ends_with("+json");
   const bool is_sse_media = media == "text/event-stream";
   // "HTTP 200 OK", for the details of the failures only (not built for every exchange).
@@ -186,17 +209,21 @@ Judgement::Framing Judgement::transport(Classification& c, std::vector<Classific
     return decide(Reason::body_absent,
                   fmt::format("{}: the capture ends before the body; nothing can be judged", status_text()));
   }
-  // Notifications (and client responses): 202 with no body is the only valid reply.
+  // Notifications and client responses: 202 with no body is the only valid reply (MCP 2025
+  // transports, Sending Messages: "a JSON-RPC response or notification").
   if (ctx_.notification()) {
+    const bool response = ctx_.client_response();
+    const std::string what = response ? client_response_text() : "a notification";
     if (r.status == 202 && empty_body) {
-      return decide(Reason::accepted, "202 Accepted with no body, answering a notification");
+      return decide(response ? Reason::response_accepted : Reason::accepted,
+                    fmt::format("202 Accepted with no body, answering {}", what));
     }
     if (r.status == 202) {
       return decide(Reason::body_on_202,
-                    fmt::format("202 answering a notification must have no body; it has {} bytes", r.body.size()));
+                    fmt::format("202 answering {} must have no body; it has {} bytes", what, r.body.size()));
     }
-    return decide(Reason::notification_not_202,
-                  fmt::format("{} answering a notification; the spec requires 202 Accepted with no body", status_text()));
+    return decide(response ? Reason::response_not_202 : Reason::notification_not_202,
+                  fmt::format("{} answering {}; the spec requires 202 Accepted with no body", status_text(), what));
   }
   if (r.status == 202 || r.status == 204) {
     if (ctx_.kind_known()) {

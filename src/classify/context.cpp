@@ -18,8 +18,11 @@ bool apply_request(const RequestInfo& s, RequestContext& ctx, MethodSource sourc
   if (s.shape != RequestInfo::Shape::message) return false;
   ctx.request.shape = RequestInfo::Shape::message;
   if (!s.method) {
-    // A JSON-RPC response sent by the client (answering a server request, 2025-*).
+    // A JSON-RPC response sent by the client (answering a server request, 2025-*), or a message
+    // with neither a method nor a result: no result is due either way.
     ctx.request.notification = true;
+    ctx.request.response = s.response;
+    if (s.response) ctx.client_response_id = s.id;
     return true;
   }
   ctx.request.method = s.method;
@@ -71,6 +74,8 @@ RequestContext build_context(const Exchange& ex, const ContextFlags& flags, std:
     if (flags.id) {
       ctx.request.id = flags.id;
       ctx.request.notification = false;
+      ctx.request.response = false;
+      ctx.client_response_id.reset();
       ctx.request.shape = RequestInfo::Shape::message;
     }
     if (flags.method) {

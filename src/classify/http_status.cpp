@@ -43,6 +43,23 @@ void Judgement::judge_non_2xx(Classification& c, bool json_media, const std::str
       }
     }
   }
+  // 2026-07-28 backward compatibility: a server/discover probe refused with 400, 404 or 405 and no
+  // recognised modern error is a server of an earlier version (docs/classification.md).
+  const bool modern_error = wellformed_error && (*code == -32020 || *code == -32021 || *code == -32022 || *code == -32601);
+  if (ctx_.request.method == std::optional<std::string>("server/discover") &&
+      (status == 400 || status == 404 || status == 405) && !modern_error) {
+    if (wellformed_error) {
+      c.error_code = code;
+      c.error_message = message;
+    }
+    set_verdict(c, Reason::legacy_server,
+                fmt::format("{}: the server/discover probe was refused without a recognised modern JSON-RPC error "
+                            "(-32020, -32021, -32022, -32601): a server of a protocol version before 2026-07-28{}{}",
+                            status_text, r.body_state == BodyState::absent ? " (the capture has no body)" : "",
+                            wellformed_error ? fmt::format("; JSON-RPC error {}: {}", *code, clipped(message)) : ""));
+    out.push_back(std::move(c));
+    return;
+  }
   if (wellformed_error) {
     const std::int64_t k = *code;
     const bool paired = (status == 400 && (k == -32700 || k == -32600 || k == -32602 || k == -32020 ||
@@ -97,6 +114,9 @@ void Judgement::judge_non_2xx(Classification& c, bool json_media, const std::str
       } else if (hint == BodyHint::not_initialized) {
         reason = Reason::bad_request;
         what = "the server is not initialized for this session: initialize first";
+      } else if (ctx_.client_response()) {
+        reason = Reason::response_rejected;
+        what = "the server did not accept it";
       } else {
         reason = Reason::bad_request;
         what = "the server rejected the request";
@@ -161,7 +181,8 @@ void Judgement::judge_non_2xx(Classification& c, bool json_media, const std::str
     std::string media = http::media_type(c.content_type);
     if (!media.empty()) what += fmt::format(" (a {} body, not MCP)", clipped(media));
   }
-  set_verdict(c, reason, fmt::format("{}: {}{}", status_text, what, rpc));
+  const std::string answering = ctx_.client_response() ? " answering " + client_response_text() : std::string();
+  set_verdict(c, reason, fmt::format("{}{}: {}{}", status_text, answering, what, rpc));
   out.push_back(std::move(c));
 }
 

@@ -23,8 +23,12 @@ struct RequestContext {
   std::string version;         ///< the protocol version the request says ("" when none)
   std::string version_source;  ///< "request", "flag", or ""
   bool session_id_sent = false;  ///< the request carried a non-empty Mcp-Session-Id
+  /// The request was the client's JSON-RPC response to a server request: the id it answers.
+  std::optional<JsonRpcId> client_response_id;
   bool kind_known() const { return request.shape == RequestInfo::Shape::message; }
+  /// No result is due: a notification, or a client's response (client_response()).
   bool notification() const { return kind_known() && request.notification; }
+  bool client_response() const { return kind_known() && client_response_id.has_value(); }
   /// A batch request's ids (RequestInfo::batch_ids); empty otherwise.
   const std::vector<JsonRpcId>& batch_ids() const { return request.batch_ids; }
 };
@@ -97,6 +101,8 @@ class Judgement {
 
  private:
   std::string hypothetical();
+  /// "the client's JSON-RPC response to the server's request id N" (context().client_response() only).
+  std::string client_response_text() const;
 
   const Exchange& ex_;
   long long now_;

@@ -131,6 +131,7 @@ std::string_view to_string(Advice a) {
     case Advice::step_up_authorization: return "step_up_authorization";
     case Advice::fix_request: return "fix_request";
     case Advice::retry_with_supported_version: return "retry_with_supported_version";
+    case Advice::fall_back_to_initialize: return "fall_back_to_initialize";
     case Advice::hand_error_to_model: return "hand_error_to_model";
     case Advice::do_not_retry: return "do_not_retry";
     case Advice::resend_with_input: return "resend_with_input";

@@ -51,6 +51,23 @@ constexpr std::array<ReasonEntry, kReasonCount> kRows{{
      "initialize again rather than fix the request.",
      "Read the body's error message, fix the request (headers, protocol version, body), and do not resend it "
      "unchanged."},
+    {R::response_rejected, "response_rejected", O::HTTP_ERROR, A::investigate, kMcpSendingMessages,
+     "The server answered 400 to a JSON-RPC response the client POSTed (its answer to a server request such as "
+     "elicitation/create, sampling/createMessage or roots/list): it did not accept the response. A server that "
+     "cannot accept a response must answer with an HTTP error status such as 400, its body at most an id-less "
+     "JSON-RPC error (2025 transports, Sending Messages). Common causes: the server request it answers has "
+     "expired or was cancelled, or its id is not one the server sent. The server's own request stays unanswered, "
+     "so the call that triggered it will not finish as asked. A body naming the session is session_invalid.",
+     "Do not resend the same response: read the error, check the id against the server request on the originating "
+     "call's stream, and check that the call is still open."},
+    {R::legacy_server, "legacy_server", O::HTTP_ERROR, A::fall_back_to_initialize, kMcp26BackwardCompatibility,
+     "A server/discover probe answered 400, 404 or 405 without a recognised modern JSON-RPC error in the body "
+     "(-32020, -32021, -32022 or -32601): the server speaks a protocol version before 2026-07-28, which has no "
+     "server/discover. The 2026-07-28 transport's backward compatibility rule says a client falls back to "
+     "initialize in that case. A modern error instead means a modern server: correct the request or retry with a "
+     "supported version.",
+     "Fall back to initialize (the 2025-11-25 handshake, then notifications/initialized) and use that version for "
+     "later requests to this server; cache the era for the origin instead of probing again."},
     {R::unauthorized, "unauthorized", O::HTTP_ERROR, A::reauthorize, kMcpAuthErrors,
      "The server answered 401 Unauthorized: authorization is required, or the access token is missing, invalid or "
      "expired. Its WWW-Authenticate header points at the protected resource metadata (resource_metadata; "
@@ -68,6 +85,16 @@ constexpr std::array<ReasonEntry, kReasonCount> kRows{{
      "the request's Origin header was rejected (servers must answer an invalid Origin with 403 to prevent DNS "
      "rebinding).",
      "Check the credentials' permissions and the Origin the client sends; resending the same request will not help."},
+    {R::cdn_challenge, "cdn_challenge", O::HTTP_ERROR, A::do_not_retry, kRfc9110Intermediaries,
+     "A CDN or web application firewall answered in the server's place with a challenge (a JavaScript or CAPTCHA "
+     "interstitial for browsers): the request never reached the MCP server. Recognised by a marker: the response "
+     "headers cf-mitigated: challenge (Cloudflare), x-amzn-waf-action: challenge or captcha (AWS WAF, sent with "
+     "202 and 405), x-vercel-mitigated: challenge (Vercel), or, on a 403, 429 or 503 HTML page, Cloudflare's "
+     "challenge platform in the body (/cdn-cgi/challenge-platform/, _cf_chl_opt, __cf_chl_, cf-chl-, the title "
+     "'Just a moment...'); the detail names it. An MCP client runs no browser, so it cannot pass the challenge, "
+     "and the same request gets the same page.",
+     "Do not retry automatically. Ask the site's operator to allow-list the client (its address, User-Agent or a "
+     "token) in the CDN or WAF rules, or to serve the MCP endpoint on a path that is not challenged."},
     {R::session_expired, "session_expired", O::HTTP_ERROR, A::new_session, kMcpSessionManagement,
      "The server answered 404 Not Found to a request that carried Mcp-Session-Id (protocol versions before "
      "2026-07-28): the server has ended that session, and the spec requires the client to start a new one.",
@@ -182,9 +209,15 @@ constexpr std::array<ReasonEntry, kReasonCount> kRows{{
      "no body.",
      "Fix the server to send 202 with an empty body; keep the capture as evidence."},
     {R::notification_not_202, "notification_not_202", O::INVALID_HTTP_RESPONSE, A::do_not_retry, kMcpSendingMessages,
-     "A notification (or a client's response) was answered with a 2xx other than 202. The spec allows only 202 "
-     "Accepted with no body when the server accepts it, or an HTTP error status when it does not.",
+     "A notification was answered with a 2xx other than 202 (a response the client sent is response_not_202). The "
+     "spec allows only 202 Accepted with no body when the server accepts it, or an HTTP error status when it does not.",
      "Fix the server: 202 with no body for accepted notifications, an error status otherwise."},
+    {R::response_not_202, "response_not_202", O::INVALID_HTTP_RESPONSE, A::do_not_retry, kMcpSendingMessages,
+     "A JSON-RPC response the client POSTed (its answer to a server request such as elicitation/create) was "
+     "answered with a 2xx other than 202. For a response, as for a notification, the server must return 202 "
+     "Accepted with no body when it accepts it, or an HTTP error status when it does not (2025 transports, "
+     "Sending Messages).",
+     "Fix the server: 202 with no body for an accepted response, an error status otherwise."},
     {R::empty_stream, "empty_stream", O::STREAM_INCOMPLETE, A::resend_if_idempotent, kMcpSendingMessages,
      "A text/event-stream response with no events at all (or only a first event cut short): the server opened a "
      "stream and delivered nothing, not even a priming event, so the response to the request never arrived.",
@@ -585,9 +618,15 @@ constexpr std::array<ReasonEntry, kReasonCount> kRows{{
      "...), with the shape its method requires where mcptriage checks it.",
      "Nothing to do."},
     {R::accepted, "accepted", O::ACCEPTED, A::none, kMcpSendingMessages,
-     "202 Accepted with no body, answering a notification (or, before 2026-07-28, a response the client sent): the "
+     "202 Accepted with no body, answering a notification (a response the client sent is response_accepted): the "
      "server took the message. With no request context a warning says the request kind was not known.",
      "Nothing to do."},
+    {R::response_accepted, "response_accepted", O::ACCEPTED, A::none, kMcpSendingMessages,
+     "202 Accepted with no body, answering a JSON-RPC response the client POSTed (its answer to a server request "
+     "such as elicitation/create, sampling/createMessage or roots/list; the detail names the server request's id): "
+     "the server took it (2025 transports, Sending Messages: a response or notification the server accepts gets "
+     "202). 2026-07-28 has no server requests and a client must not send responses; under it a warning says so.",
+     "Nothing to do: the server's request is answered; its result arrives on the originating call's stream."},
     {R::input_required, "input_required", O::INPUT_REQUIRED, A::resend_with_input, kMcp26InputRequiredResult,
      "A result with resultType input_required (2026-07-28 multi round-trip requests): the server needs input "
      "(elicitation, sampling, roots) before it can finish; the detail lists the input requests.",

@@ -345,4 +345,34 @@ std::optional<long long> retry_after_ms(std::string_view value, long long now_un
   return std::min(*date - now_unix_seconds, kMaxSeconds) * 1000;
 }
 
+
+std::optional<std::string> challenge_marker(int status, const Headers& headers, std::string_view body) {
+  struct HeaderMarker {
+    std::string_view vendor, name, value;
+  };
+  static constexpr std::array<HeaderMarker, 4> kHeaders{{
+      {"Cloudflare", "cf-mitigated", "challenge"},
+      {"AWS WAF", "x-amzn-waf-action", "challenge"},
+      {"AWS WAF", "x-amzn-waf-action", "captcha"},
+      {"Vercel", "x-vercel-mitigated", "challenge"},
+  }};
+  for (const auto& m : kHeaders) {
+    for (const auto& h : headers) {
+      if (iequals(h.name, m.name) && iequals(trim_ows(h.value), m.value)) {
+        return std::string(m.vendor) + ": " + std::string(m.name) + ": " + std::string(m.value);
+      }
+    }
+  }
+  if (status != 403 && status != 429 && status != 503) return std::nullopt;
+  auto ct = find_header(headers, "content-type");
+  if (!ct || !media_type_is(*ct, "text/html")) return std::nullopt;
+  static constexpr std::array<std::string_view, 5> kBody{
+      "/cdn-cgi/challenge-platform/", "_cf_chl_opt", "__cf_chl_", "cf-chl-", "<title>Just a moment...</title>"};
+  const std::string_view head = body.substr(0, 64 * 1024);
+  for (std::string_view marker : kBody) {
+    if (icontains(head, marker)) return "Cloudflare: " + std::string(marker) + " in the HTML page";
+  }
+  return std::nullopt;
+}
+
 }  // namespace mcptriage::http

@@ -87,6 +87,7 @@ RequestInfo read_request(json::View body) {
   if (auto method = body.string_at("method")) s.method = std::string(*method);
   if (auto id = body.get("id")) s.id = id_of(*id);
   s.notification = !s.method || !s.id;
+  s.response = !s.method && s.id && (body.get("result") || body.get("error"));
   if (auto params = body.get("params")) {
     s.has_params = true;
     s.params_hash = json::canonical_hash(*params, /*skip_meta=*/true);

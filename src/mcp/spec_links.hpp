@@ -85,6 +85,8 @@ inline constexpr std::string_view kMcp26InputRequiredResult =
     "https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr#inputrequiredresult";
 inline constexpr std::string_view kMcp26MrtrSupportedRequests =
     "https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr#supported-requests";
+inline constexpr std::string_view kMcp26BackwardCompatibility =
+    "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#backward-compatibility";
 inline constexpr std::string_view kMcp26DiscoverResponse =
     "https://modelcontextprotocol.io/specification/2026-07-28/server/discover#response";
 inline constexpr std::string_view kMcpTasksExtension =
@@ -100,6 +102,7 @@ inline constexpr std::string_view kRfc9112BodyLength = "https://www.rfc-editor.o
 inline constexpr std::string_view kRfc9112Incomplete = "https://www.rfc-editor.org/rfc/rfc9112#section-8";
 inline constexpr std::string_view kRfc9110ContentEncoding = "https://www.rfc-editor.org/rfc/rfc9110#section-8.4";
 inline constexpr std::string_view kRfc9110Gzip = "https://www.rfc-editor.org/rfc/rfc9110#section-8.4.1.3";
+inline constexpr std::string_view kRfc9110Intermediaries = "https://www.rfc-editor.org/rfc/rfc9110#section-3.7";
 inline constexpr std::string_view kRfc9110Status = "https://www.rfc-editor.org/rfc/rfc9110#section-15";
 inline constexpr std::string_view kRfc9110Informational = "https://www.rfc-editor.org/rfc/rfc9110#section-15.2";
 inline constexpr std::string_view kRfc9110Redirection = "https://www.rfc-editor.org/rfc/rfc9110#section-15.4";

@@ -3,7 +3,9 @@
 # Real clients through `mcptriage proxy` to the real server-everything 2026.8.31: the TypeScript
 # SDK client 1.32.2 (initialize, tools/list, a successful call, an unknown tool and bad arguments
 # (isError results), a tools/call without a name (-32603), a long-running call with progress, the
-# GET stream, DELETE) and the Inspector CLI 1.0.3 (tools/list, tools/call). Checks each live
+# GET stream, DELETE), the same client answering server-everything's elicitation/create and
+# sampling/createMessage (clients/server_requests_client.mjs: its POSTed responses are
+# response_accepted, not notifications) and the Inspector CLI 1.0.3 (tools/list, tools/call). Checks each live
 # record's outcome, that the .jsonl recording read back by `mcptriage FILE` gives the same records
 # (timing and the proxy's own members aside), that the .har recording gives the same outcomes,
 # the live table, and the summary on SIGINT.
@@ -89,6 +91,19 @@ if diff <(jq -c 'select(.kind == "exchange") | [.outcome, .reason, .http.status,
    diff <(jq -c 'select(.kind == "skipped") | .reason' "$WORK/offline.jsonl") <(jq -c 'select(.kind == "skipped") | .reason' "$WORK/har.jsonl") >/dev/null
 then ok "har: mcptriage $(basename "$HAR") gives the same outcomes and skips as the .jsonl"
 else not_ok "har: same outcomes as the .jsonl" "$(one_line "$WORK/har.jsonl" 600) $(one_line "$WORK/har.err")"; fi
+
+# --- the client's responses to server requests (elicitation/create, sampling/createMessage) ---
+px_start_proxy --upstream "$SE_URL" --format jsonl || not_ok "proxy starts (server requests)" "$(one_line "$PX_PROXY_ERR")"
+timeout 60 node "$PX_CLIENTS/server_requests_client.mjs" "$PX_PROXY_URL/mcp" >"$WORK/server-requests.jsonl" 2>"$WORK/server-requests.err"
+sleep 0.3
+px_stop_proxy INT
+check "server requests: the SDK client resolved both calls that made the server ask it" \
+  '[.[] | select(.resolved)] | length == 2' "$WORK/server-requests.jsonl"
+check "server requests: each POSTed response is ACCEPTED response_accepted naming the server request's id, not a notification" \
+  "$X | [.[] | select(.reason == \"response_accepted\")] | length == 2 and all(.outcome == \"ACCEPTED\" and .notification == false
+     and .http.status == 202 and (.detail | test(\"the client's JSON-RPC response to the server's request id [01]\$\")))" "$PX_PROXY_OUT"
+check "server requests: notifications/initialized stays accepted" \
+  "$X | any(.method == \"notifications/initialized\" and .reason == \"accepted\" and .notification)" "$PX_PROXY_OUT"
 
 # --- the live table ---------------------------------------------------------------------------
 px_start_proxy --upstream "$SE_URL" --format table --color never

@@ -4,6 +4,7 @@
 
 #include "jsonrpc/envelope.hpp"
 #include "mcptriage/classify.hpp"
+#include "mcptriage/http.hpp"
 #include "mcptriage/render.hpp"
 
 using namespace mcptriage;
@@ -425,4 +426,170 @@ TEST(StatusBody, JsonRpcErrorNamingTheSessionOn200AdvisesNewSession) {
   auto c = one(json_reply(200, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"Session not found"}})"), call());
   EXPECT_EQ(to_string(c.reason), "server_defined_error");
   EXPECT_EQ(c.retry.advice, Advice::new_session);
+}
+
+// --- a client's JSON-RPC response (its answer to a server request) is not a notification ---
+
+namespace {
+
+/// The flags of a `--request FILE` holding the client's response to server request id 0.
+ContextFlags client_response(std::string_view body = R"({"jsonrpc":"2.0","id":0,"result":{"action":"decline"}})") {
+  ContextFlags f;
+  f.request = jsonrpc::read_request(body);
+  return f;
+}
+
+}  // namespace
+
+TEST(ClassifyClientResponse, ReadRequestSeesAResponse) {
+  EXPECT_TRUE(jsonrpc::read_request(R"({"jsonrpc":"2.0","id":0,"result":{}})").response);
+  EXPECT_TRUE(jsonrpc::read_request(R"({"jsonrpc":"2.0","id":"s1","error":{"code":-1,"message":"no"}})").response);
+  EXPECT_FALSE(jsonrpc::read_request(R"({"jsonrpc":"2.0","method":"notifications/initialized"})").response);
+  EXPECT_FALSE(jsonrpc::read_request(R"({"jsonrpc":"2.0","id":1,"method":"ping"})").response);
+  EXPECT_FALSE(jsonrpc::read_request(R"({"jsonrpc":"2.0","id":1})").response) << "no result or error: not a response";
+}
+
+TEST(ClassifyClientResponse, Accepted202NamesTheResponse) {
+  auto c = one(json_reply(202, "", ""), client_response());
+  EXPECT_EQ(c.outcome, Outcome::ACCEPTED);
+  EXPECT_EQ(c.reason, Reason::response_accepted);
+  EXPECT_FALSE(c.notification);
+  EXPECT_FALSE(c.request_id.has_value());
+  ASSERT_TRUE(c.client_response_id.has_value());
+  EXPECT_EQ(c.client_response_id->to_json(), "0");
+  EXPECT_NE(c.detail.find("the client's JSON-RPC response to the server's request id 0"), std::string::npos) << c.detail;
+  EXPECT_EQ(c.detail.find("notification"), std::string::npos) << c.detail;
+  EXPECT_TRUE(c.warnings.empty());
+}
+
+TEST(ClassifyClientResponse, Other2xxAnd202WithBody) {
+  auto ok = one(json_reply(200, R"({"jsonrpc":"2.0","id":0,"result":{}})"), client_response());
+  EXPECT_EQ(ok.reason, Reason::response_not_202);
+  EXPECT_EQ(ok.outcome, Outcome::INVALID_HTTP_RESPONSE);
+  auto body = one(json_reply(202, "{}"), client_response());
+  EXPECT_EQ(body.reason, Reason::body_on_202);
+  EXPECT_NE(body.detail.find("response to the server's request id 0"), std::string::npos) << body.detail;
+}
+
+TEST(ClassifyClientResponse, ErrorStatuses) {
+  auto rejected = one(json_reply(400, R"({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}})"),
+                      client_response(R"({"jsonrpc":"2.0","id":"srv-7","error":{"code":-1,"message":"user declined"}})"));
+  EXPECT_EQ(rejected.outcome, Outcome::HTTP_ERROR);
+  EXPECT_EQ(rejected.reason, Reason::response_rejected);
+  EXPECT_EQ(rejected.retry.advice, Advice::investigate);
+  EXPECT_NE(rejected.detail.find("request id \"srv-7\""), std::string::npos) << rejected.detail;
+  auto session = one(json_reply(400, R"({"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: No valid session ID provided"}})"),
+                     client_response());
+  EXPECT_EQ(session.reason, Reason::session_invalid);
+  EXPECT_EQ(session.retry.advice, Advice::new_session);
+  EXPECT_NE(session.detail.find("answering the client's JSON-RPC response"), std::string::npos) << session.detail;
+  auto unavailable = one(json_reply(503, "", ""), client_response());
+  EXPECT_EQ(unavailable.reason, Reason::service_unavailable);
+  EXPECT_NE(unavailable.detail.find("answering the client's JSON-RPC response"), std::string::npos);
+  // A notification's 400 is unchanged.
+  ContextFlags n;
+  n.method = "notifications/initialized";
+  EXPECT_EQ(one(json_reply(400, "", ""), n).reason, Reason::bad_request);
+}
+
+TEST(ClassifyClientResponse, Under2026ItIsWarned) {
+  ContextFlags f = client_response();
+  f.protocol_version = "2026-07-28";
+  auto c = one(json_reply(202, "", ""), f);
+  EXPECT_EQ(c.reason, Reason::response_accepted);
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_NE(c.warnings[0].find("must not POST a JSON-RPC response"), std::string::npos) << c.warnings[0];
+}
+
+// --- server/discover refused by a server of an earlier version (2026-07-28 backward compatibility) ---
+
+namespace {
+
+ContextFlags discover() {
+  ContextFlags f;
+  f.request = jsonrpc::read_request(
+      R"({"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}})");
+  return f;
+}
+
+}  // namespace
+
+TEST(ClassifyDiscover, LegacyRefusalsFallBackToInitialize) {
+  const std::vector<std::pair<int, std::string>> legacy = {
+      {400, R"({"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: Server not initialized"},"id":null})"},
+      {400, R"({"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null})"},
+      {400, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params"}})"},
+      {404, ""},
+      {405, ""},
+  };
+  for (const auto& [status, body] : legacy) {
+    auto c = one(json_reply(status, body, body.empty() ? "" : "application/json"), discover());
+    EXPECT_EQ(c.reason, Reason::legacy_server) << status << " " << body;
+    EXPECT_EQ(c.outcome, Outcome::HTTP_ERROR);
+    EXPECT_EQ(c.retry.advice, Advice::fall_back_to_initialize) << status;
+  }
+  auto html = one(json_reply(404, "<html>Not Found</html>", "text/html"), discover());
+  EXPECT_EQ(html.reason, Reason::legacy_server);
+}
+
+TEST(ClassifyDiscover, ModernErrorsAndOtherStatusesKeepTheirVerdict) {
+  auto version = one(json_reply(400, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"]}}})"),
+                     discover());
+  EXPECT_EQ(version.reason, Reason::unsupported_protocol_version);
+  auto header = one(json_reply(400, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"Header mismatch"}})"), discover());
+  EXPECT_EQ(header.reason, Reason::header_mismatch);
+  auto missing = one(json_reply(404, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}})"), discover());
+  EXPECT_EQ(missing.reason, Reason::method_not_found);
+  EXPECT_EQ(one(json_reply(401, "", ""), discover()).reason, Reason::unauthorized);
+  EXPECT_EQ(one(json_reply(503, "", ""), discover()).reason, Reason::service_unavailable);
+  // Another method refused so is judged by its status.
+  ContextFlags other = call2026();
+  EXPECT_EQ(one(json_reply(404, "", ""), other).reason, Reason::not_found);
+}
+
+// --- CDN and WAF challenge pages ---
+
+TEST(HttpChallenge, HeaderMarkersAtAnyStatus) {
+  EXPECT_EQ(http::challenge_marker(403, {{"CF-Mitigated", " challenge "}}, ""), "Cloudflare: cf-mitigated: challenge");
+  EXPECT_EQ(http::challenge_marker(202, {{"x-amzn-waf-action", "challenge"}}, ""), "AWS WAF: x-amzn-waf-action: challenge");
+  EXPECT_EQ(http::challenge_marker(405, {{"X-Amzn-Waf-Action", "CAPTCHA"}}, ""), "AWS WAF: x-amzn-waf-action: captcha");
+  EXPECT_EQ(http::challenge_marker(429, {{"x-vercel-mitigated", "challenge"}}, ""), "Vercel: x-vercel-mitigated: challenge");
+  EXPECT_FALSE(http::challenge_marker(403, {{"cf-mitigated", "block"}}, ""));
+  EXPECT_FALSE(http::challenge_marker(403, {{"x-amzn-waf-action", "block"}}, ""));
+}
+
+TEST(HttpChallenge, BodyMarkersOnlyOnHtml403429503) {
+  const Headers html = {{"Content-Type", "text/html; charset=UTF-8"}};
+  const std::string page = "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>"
+                           "<script>(function(){window._cf_chl_opt={cvId: '3'};})();</script></body></html>";
+  EXPECT_TRUE(http::challenge_marker(403, html, page));
+  EXPECT_TRUE(http::challenge_marker(503, html, "<script src=\"/cdn-cgi/challenge-platform/h/b/orchestrate/x\">"));
+  EXPECT_TRUE(http::challenge_marker(429, html, "<TITLE>Just a moment...</TITLE>"));
+  EXPECT_FALSE(http::challenge_marker(200, html, page)) << "a body marker needs a 403, 429 or 503";
+  EXPECT_FALSE(http::challenge_marker(404, html, page));
+  EXPECT_FALSE(http::challenge_marker(403, {{"Content-Type", "application/json"}}, page)) << "HTML only";
+  EXPECT_FALSE(http::challenge_marker(403, {}, page));
+  EXPECT_FALSE(http::challenge_marker(403, html, "<html><title>403 Forbidden</title></html>"));
+  EXPECT_FALSE(http::challenge_marker(403, html, std::string(64 * 1024, ' ') + page)) << "the first 64 KiB only";
+}
+
+TEST(ClassifyChallenge, ChallengeIsItsOwnReasonAndPlainStatusesStay) {
+  Exchange cf = json_reply(403, "<html><title>Just a moment...</title></html>", "text/html; charset=UTF-8");
+  cf.response.headers.push_back({"cf-mitigated", "challenge"});
+  auto c = one(cf, call());
+  EXPECT_EQ(c.outcome, Outcome::HTTP_ERROR);
+  EXPECT_EQ(c.reason, Reason::cdn_challenge);
+  EXPECT_EQ(c.retry.advice, Advice::do_not_retry);
+  EXPECT_NE(c.detail.find("Cloudflare: cf-mitigated: challenge"), std::string::npos) << c.detail;
+  // AWS WAF's challenge is a 202: not ACCEPTED for a notification, not accepted_for_request.
+  Exchange aws = json_reply(202, "", "");
+  aws.response.headers.push_back({"x-amzn-waf-action", "challenge"});
+  ContextFlags n;
+  n.method = "notifications/initialized";
+  EXPECT_EQ(one(aws, n).reason, Reason::cdn_challenge);
+  EXPECT_EQ(one(aws, call()).reason, Reason::cdn_challenge);
+  EXPECT_EQ(one(json_reply(403, "<html><title>403 Forbidden</title></html>", "text/html"), call()).reason,
+            Reason::forbidden);
+  EXPECT_EQ(one(json_reply(503, "<html>down for maintenance</html>", "text/html"), call()).reason,
+            Reason::service_unavailable);
 }
