@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "mcptriage/advice.hpp"
 #include "mcptriage/classify.hpp"
 #include "mcptriage/exchange.hpp"
 
@@ -110,6 +111,10 @@ struct SessionAnnotation {
   std::vector<SessionFinding> findings;
   bool schema_checked = false;             ///< structuredContent was checked against outputSchema
   std::optional<Amendment> amendment;      ///< for the entry's first record (the outputSchema check)
+  /// For a tools/call whose tool a tools/list of the same session defines: the safety its
+  /// annotations give (tool_retry_safety), for every record of the entry (apply_retry_safety,
+  /// after the amendment). nullopt: the records keep the method's safety (advise()).
+  std::optional<RetrySafety> retry_safety;
 };
 
 /// A request that never got a JSON-RPC response for its id.

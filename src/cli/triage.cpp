@@ -133,6 +133,13 @@ void Triage::consume(io::Batch&& batch) {
         if (have_prepared) prepared[i].clear();  // rendered from the verdict as it was
         a.amendment.reset();
       }
+      if (a.retry_safety) {
+        // The tool's annotations (a tools/list of this session) decide its records' retry safety.
+        for (std::size_t k = i; k < j; ++k) {
+          apply_retry_safety(records[k].c.retry, *a.retry_safety);
+          if (have_prepared) prepared[k].clear();  // rendered with the method's safety
+        }
+      }
       ++st.entries;
       annotation = std::make_shared<const SessionAnnotation>(std::move(a));
       // Read live, a record cannot wait for the next entry to show a session: it goes out at

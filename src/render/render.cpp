@@ -331,6 +331,8 @@ void append_jsonl_tail(std::string& out, const Record& r) {
   put(",\"after_ms\":");
   if (c.retry.after_ms) num(*c.retry.after_ms);
   else put("null");
+  put(",\"safe\":", c.retry.safe ? boolean(*c.retry.safe) : std::string_view("null"), ",");
+  append_kv(out, "\"safe_source\":\"", c.retry.safe_source);
   put("},");
   // warnings, and `warnings_bytes` (null for each UTF-8 warning) only when one is not UTF-8
   std::string bytes;

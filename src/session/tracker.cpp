@@ -14,22 +14,12 @@
 #include <utility>
 
 #include "json/dom.hpp"
+#include "mcptriage/advice.hpp"
 #include "mcptriage/session.hpp"
 
 namespace mcptriage {
 
 namespace {
-
-/// Methods that only read (MCP: list, get and read requests, ping, completion, discovery):
-/// repeating them has no effect on the server.
-bool read_only_method(std::string_view m) {
-  for (std::string_view r : {"ping", "tools/list", "prompts/list", "prompts/get", "resources/list",
-                             "resources/templates/list", "resources/read", "completion/complete", "server/discover",
-                             "tasks/get", "tasks/list", "tasks/result"}) {
-    if (m == r) return true;
-  }
-  return false;
-}
 
 /// The record carries a JSON-RPC response (result or error) for its request.
 bool answered(const Classification& c) {
@@ -404,6 +394,15 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<c
     }
   }
 
+  // The records' retry safety, when a tools/list of this session defines the called tool (the
+  // method's own semantics are the records' already: advise()).
+  if (method == "tools/call" && !tool_name.empty()) {
+    if (auto tool = s.tools.find(tool_key(f, tool_name)); tool != s.tools.end()) {
+      const ToolDefinition& t = tool->second;
+      a.retry_safety = tool_retry_safety(tool_name, t.read_only_hint, t.destructive_hint, t.idempotent_hint, t.source);
+    }
+  }
+
   // Replays: the same method and params as an earlier request that failed.
   if (is_request && !method.empty()) {
     const std::uint64_t rkey = json::hash_bytes(method, params_hash);
@@ -431,33 +430,16 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<c
                                                        tool_name);
         } else {
           const ToolDefinition& t = tool->second;
-          if (t.read_only_hint == true) {
-            r.safety = ReplaySafety::safe;
-            r.decided_by = fmt::format("readOnlyHint: true ({})", t.source);
-          } else if (t.idempotent_hint == true) {
-            r.safety = ReplaySafety::safe;
-            r.decided_by = fmt::format("idempotentHint: true ({})", t.source);
-          } else if (t.destructive_hint == true) {
-            r.safety = ReplaySafety::unsafe;
-            r.decided_by = fmt::format("destructiveHint: true and not idempotent ({})", t.source);
-          } else if (t.destructive_hint == false) {
-            r.safety = ReplaySafety::unsafe;
-            r.decided_by = fmt::format("idempotentHint {}: a repeat may add its effect again ({})",
-                                       t.idempotent_hint ? "false" : "absent (default false)", t.source);
-          } else {
-            r.safety = ReplaySafety::unsafe;
-            r.decided_by = fmt::format(
-                "no readOnlyHint or idempotentHint: by the MCP defaults the tool may be destructive and is not "
-                "idempotent ({})",
-                t.source);
-          }
+          RetrySafety safety = tool_retry_safety(tool_name, t.read_only_hint, t.destructive_hint, t.idempotent_hint,
+                                                 t.source);
+          r.safety = safety.safe ? (*safety.safe ? ReplaySafety::safe : ReplaySafety::unsafe) : ReplaySafety::unknown;
+          r.decided_by = std::move(safety.source);
         }
-      } else if (read_only_method(method)) {
-        r.safety = ReplaySafety::safe;
-        r.decided_by = fmt::format("{} only reads (MCP list, get and read requests)", method);
       } else {
-        r.safety = ReplaySafety::unknown;
-        r.decided_by = fmt::format("no annotation says whether {} is safe to repeat", method);
+        // The method's own semantics: the same rule as the records' retry.safe.
+        RetrySafety safety = method_retry_safety(method, tool_name);
+        r.safety = safety.safe ? (*safety.safe ? ReplaySafety::safe : ReplaySafety::unsafe) : ReplaySafety::unknown;
+        r.decided_by = std::move(safety.source);
       }
       ++s.replays_total;
       if (sum.replays.size() < kMaxListed) sum.replays.emplace_back(source, r);
