@@ -58,6 +58,14 @@ struct SessionFacts {
 SessionFacts extract_session_facts(const Exchange& exchange, const std::vector<Classification>& records,
                                    const ReadAlong& along);
 
+/// The tool definitions `--tools FILE` gives, for captures that hold one call: `bytes` is a
+/// `tools/list` result (`{"tools": [...]}`), a JSON-RPC response holding one, or a capture in any
+/// input format (read_capture; the tools of its successful `tools/list` results). `name` names
+/// the file: each definition's `source`, which records cite ("readOnlyHint: true (tools.json)").
+/// Error: one line, when the file is no capture or defines no tool.
+std::expected<std::vector<ToolDefinition>, std::string> read_tool_definitions(std::string_view bytes,
+                                                                             std::string_view name);
+
 /// Replay safety (classification.md §Retry advice; MCP `ToolAnnotations`).
 enum class ReplaySafety { safe, unsafe, unknown };
 std::string_view to_string(ReplaySafety s);
@@ -189,6 +197,11 @@ class SessionTracker {
                         SourceRef exchange);
 
   SessionSummary summary() const;
+
+  /// Tool definitions given apart from the capture (`--tools FILE`): a tools/call whose tool no
+  /// tools/list of its own session defines is judged by these (outputSchema, retry safety,
+  /// replays), whatever its session or server. Call before the first add().
+  void add_given_tools(const std::vector<ToolDefinition>& tools);
 
  private:
   struct State;

@@ -105,6 +105,7 @@ void Triage::consume(io::Batch&& batch) {
   if (batch.error) return input_error(in.name, *batch.error);
   if (!current_) {
     current_ = std::make_unique<InputState>(batch.input, in.name);
+    current_->tracker.add_given_tools(options_.tools);
     for (RecordSink* s : sinks_) s->begin_input(InputInfo{batch.input, current_->name});
   }
   InputState& st = *current_;
