@@ -68,8 +68,14 @@ struct TableRow {
   std::string detail;                       ///< the indented detail line
   std::string retry;                        ///< the indented retry line ("" when the advice is none)
   std::string notes;                        ///< lines printed under the row (`--explain`, `-v`), each ending in a newline
+  bool status_assumed = false;  ///< the HTTP cell's status is assumed (`200?`): a body without status line and headers
+  bool message_stream = false;  ///< the row comes from a JSON-RPC message stream (no HTTP layer; `200? (messages)`)
 };
 TableRow table_row(const Record& r, std::string_view input);
+/// The legend printed under a table (docs/output.md "Table"): one line explaining an assumed
+/// status (`200?`) when `status_assumed`, one explaining a message stream's row when
+/// `message_stream`; "" when neither (a table of captured HTTP exchanges has no legend).
+std::string table_legend(bool status_assumed, bool message_stream);
 /// render_table over rows made by table_row().
 std::string render_table(const std::vector<TableRow>& rows, bool color);
 

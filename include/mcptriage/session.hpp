@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "mcptriage/advice.hpp"
 #include "mcptriage/classify.hpp"
 #include "mcptriage/exchange.hpp"
 
@@ -56,6 +57,14 @@ struct SessionFacts {
 /// tools/list success (for its tool definitions). Never fails; unreadable parts are left empty.
 SessionFacts extract_session_facts(const Exchange& exchange, const std::vector<Classification>& records,
                                    const ReadAlong& along);
+
+/// The tool definitions `--tools FILE` gives, for captures that hold one call: `bytes` is a
+/// `tools/list` result (`{"tools": [...]}`), a JSON-RPC response holding one, or a capture in any
+/// input format (read_capture; the tools of its successful `tools/list` results). `name` names
+/// the file: each definition's `source`, which records cite ("readOnlyHint: true (tools.json)").
+/// Error: one line, when the file is no capture or defines no tool.
+std::expected<std::vector<ToolDefinition>, std::string> read_tool_definitions(std::string_view bytes,
+                                                                             std::string_view name);
 
 /// Replay safety (classification.md §Retry advice; MCP `ToolAnnotations`).
 enum class ReplaySafety { safe, unsafe, unknown };
@@ -110,6 +119,10 @@ struct SessionAnnotation {
   std::vector<SessionFinding> findings;
   bool schema_checked = false;             ///< structuredContent was checked against outputSchema
   std::optional<Amendment> amendment;      ///< for the entry's first record (the outputSchema check)
+  /// For a tools/call whose tool a tools/list of the same session defines: the safety its
+  /// annotations give (tool_retry_safety), for every record of the entry (apply_retry_safety,
+  /// after the amendment). nullopt: the records keep the method's safety (advise()).
+  std::optional<RetrySafety> retry_safety;
 };
 
 /// A request that never got a JSON-RPC response for its id.
@@ -184,6 +197,11 @@ class SessionTracker {
                         SourceRef exchange);
 
   SessionSummary summary() const;
+
+  /// Tool definitions given apart from the capture (`--tools FILE`): a tools/call whose tool no
+  /// tools/list of its own session defines is judged by these (outputSchema, retry safety,
+  /// replays), whatever its session or server. Call before the first add().
+  void add_given_tools(const std::vector<ToolDefinition>& tools);
 
  private:
   struct State;

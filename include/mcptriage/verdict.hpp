@@ -266,6 +266,10 @@ struct RetryAdvice {
   Advice advice = Advice::none;
   std::string text;                      ///< one line with its condition
   std::optional<long long> after_ms;     ///< from `Retry-After` or the SSE `retry` field
+  /// Whether repeating the call is safe (advice.hpp `RetrySafety`): true, false, or nullopt when
+  /// unknown. From the method's own semantics, or the tool's `tools/list` annotations.
+  std::optional<bool> safe;
+  std::string safe_source;               ///< what decided `safe`, or why it is unknown (one line)
 };
 
 /// What an error body (a JSON-RPC error's message, or a text body) says about the session, for

@@ -50,7 +50,8 @@ constexpr const char* kInitializeAgain =
 
 }  // namespace
 
-RetryAdvice advise(const Classification& c, const Headers& response_headers, long long now_unix_seconds) {
+namespace {
+RetryAdvice advise_outcome(const Classification& c, const Headers& response_headers, long long now_unix_seconds) {
   RetryAdvice a;
   std::optional<long long> retry_after;
   if (auto ra = find_header(response_headers, "retry-after")) {
@@ -273,6 +274,14 @@ RetryAdvice advise(const Classification& c, const Headers& response_headers, lon
       if (!scope.empty()) a.text += fmt::format("; scope={}", scope);
     }
   }
+  return a;
+}
+
+}  // namespace
+
+RetryAdvice advise(const Classification& c, const Headers& response_headers, long long now_unix_seconds) {
+  RetryAdvice a = advise_outcome(c, response_headers, now_unix_seconds);
+  apply_retry_safety(a, method_retry_safety(c.method, c.tool));
   return a;
 }
 

@@ -393,7 +393,15 @@ void Judgement::judge_message(Classification& c, View msg, const std::string& pr
     c.error_message = std::string(env->error_message);
     c.body_hint = jsonrpc::error_text_hint(env->error_message);
     if (env->error_data) mcp::read_supported_versions(*env->error_data, c.supported_versions);
-    if (!env->id || env->id->is_null()) {
+    if ((!env->id || env->id->is_null()) &&
+        (ex_.format == CaptureFormat::bare_json || ex_.format == CaptureFormat::bare_sse)) {
+      // A bare body (`curl -s`, no `-i`): an error without an id is one the server sent before it
+      // read the request (-32700, -32600), and the status that came with it (often 400) is lost.
+      c.warnings.push_back(fmt::format("error {} cannot be paired with the request, and the body was saved without "
+                                       "its status line and headers (curl -s): use `curl -si` to keep the status and "
+                                       "headers",
+                                       env->id ? "with \"id\": null" : "without \"id\""));
+    } else if (!env->id || env->id->is_null()) {
       c.warnings.push_back(env->id ? "error with \"id\": null cannot be paired with the request (lenient: JSON-RPC 2.0 "
                                      "allows it, MCP does not)"
                                    : "error without \"id\" cannot be paired with the request (the server could not "

@@ -12,6 +12,7 @@
 #include "io/read_limited.hpp"
 #include "mcptriage/render.hpp"
 #include "mcptriage/jsonrpc.hpp"
+#include "mcptriage/session.hpp"
 
 namespace mcptriage::cli {
 
@@ -95,6 +96,16 @@ std::expected<Config, UsageError> resolve_config(const RawOptions& opt, const En
     auto body = read_named_file(opt.request_file);
     if (!body) return fail("mcptriage: error: --request " + escape_terminal(opt.request_file) + ": " + body.error() + "\n");
     cfg.flags.request = jsonrpc::read_request(*body);
+  }
+  if (!opt.tools_file.empty()) {
+    auto text = read_named_file(opt.tools_file);
+    if (!text) return fail("mcptriage: error: --tools " + escape_terminal(opt.tools_file) + ": " + text.error() + "\n");
+    auto tools = read_tool_definitions(*text, opt.tools_file);
+    if (!tools) {
+      return fail("mcptriage: error: --tools " + escape_terminal(opt.tools_file) + ": " + escape_terminal(tools.error()) +
+                  "\n");
+    }
+    cfg.tools = std::move(*tools);
   }
   if (!opt.expect.empty()) {
     auto list = parse_outcome_list(opt.expect);

@@ -15,6 +15,7 @@
 #include "mcptriage/capture.hpp"
 #include "mcptriage/classify.hpp"
 #include "mcptriage/report.hpp"
+#include "mcptriage/session.hpp"
 
 namespace mcptriage::cli {
 
@@ -60,6 +61,7 @@ struct Config {
   bool explain = false;                ///< `--explain`: the reason's entry under each table row
   bool verbose = false;                ///< `-v`: the record's warnings under each table row
   ContextFlags flags;                  ///< the request context of every input (--id, --method, --request, ...)
+  std::vector<ToolDefinition> tools;   ///< `--tools FILE`: tool definitions for every input's session
   std::optional<Expectation> expect;   ///< `--expect`
   std::vector<Outcome> fail_on;        ///< `--fail-on`
   std::string body_file;               ///< `--body`

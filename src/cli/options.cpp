@@ -54,6 +54,10 @@ std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const
       ->type_name("FILE");
   app.add_option("--request", opt.request_file, "A file holding the JSON-RPC request body that was sent")
       ->type_name("FILE");
+  app.add_option("--tools", opt.tools_file,
+                 "Tool definitions for captures that hold one call (outputSchema checks, retry safety): a tools/list "
+                 "result, a JSON-RPC response holding one, or a captured tools/list exchange in any input format")
+      ->type_name("FILE");
   app.add_option("--protocol-version", protocol_version, "MCP protocol version whose rules apply, e.g. 2025-11-25")
       ->type_name("VERSION");
   app.add_option("--status", opt.status, "Status code assumed for bare bodies (no status line captured)")

@@ -20,6 +20,7 @@ struct RawOptions {
   std::optional<std::string> id;           ///< `--id` as typed (given, even empty)
   std::string method;                      ///< `--method` ("" when not given)
   std::string request_file;                ///< `--request FILE`
+  std::string tools_file;                  ///< `--tools FILE`
   std::optional<std::string> protocol_version;  ///< `--protocol-version` as typed
   std::string body_file;                   ///< `--body FILE`
   int status = 200;                        ///< `--status`

@@ -253,6 +253,7 @@ ExitCode run(const Config& config, const Env&) {
   TriageOptions options;
   options.now = config.now;
   options.flags = config.flags;
+  options.tools = config.tools;
   options.expect = config.expect;
   for (const ManifestEntry& m : config.manifest) options.manifest.push_back(m.expectation);
   options.fail_on = config.fail_on;

@@ -105,6 +105,7 @@ void Triage::consume(io::Batch&& batch) {
   if (batch.error) return input_error(in.name, *batch.error);
   if (!current_) {
     current_ = std::make_unique<InputState>(batch.input, in.name);
+    current_->tracker.add_given_tools(options_.tools);
     for (RecordSink* s : sinks_) s->begin_input(InputInfo{batch.input, current_->name});
   }
   InputState& st = *current_;
@@ -132,6 +133,13 @@ void Triage::consume(io::Batch&& batch) {
         if (a.amendment->verdict) c.retry = advise(c, Headers{}, options_.now);
         if (have_prepared) prepared[i].clear();  // rendered from the verdict as it was
         a.amendment.reset();
+      }
+      if (a.retry_safety) {
+        // The tool's annotations (a tools/list of this session) decide its records' retry safety.
+        for (std::size_t k = i; k < j; ++k) {
+          apply_retry_safety(records[k].c.retry, *a.retry_safety);
+          if (have_prepared) prepared[k].clear();  // rendered with the method's safety
+        }
       }
       ++st.entries;
       annotation = std::make_shared<const SessionAnnotation>(std::move(a));

@@ -35,6 +35,7 @@ class Reporter : public io::InputReport {
 struct TriageOptions {
   long long now = 0;                    ///< the run's clock (HTTP-date Retry-After), seconds since the epoch
   ContextFlags flags;                   ///< the request context of every input (io::context_for adds sidecars)
+  std::vector<ToolDefinition> tools;    ///< `--tools FILE`: given to every input's session tracker
   std::optional<Expectation> expect;    ///< `--expect`, for inputs without a manifest line
   std::vector<Expectation> manifest;    ///< by io::Input::manifest_entry
   std::vector<Outcome> fail_on;         ///< `--fail-on`

@@ -112,6 +112,9 @@ std::vector<Verdict> Triage::add(std::string_view line, std::size_t n,
       if (annotation.amendment->verdict) results.front().retry = advise(results.front(), Headers{}, now);
       annotation.amendment.reset();
     }
+    if (annotation.retry_safety) {  // the tool's annotations decide its records' retry safety
+      for (Classification& c : results) apply_retry_safety(c.retry, *annotation.retry_safety);
+    }
     if ((annotation.replay || !annotation.findings.empty()) && !jsonl) {
       if (notable_.size() < SessionTracker::kMaxListed) notable_.emplace_back(sources.front(), annotation);
       else ++notable_omitted_;

@@ -331,6 +331,8 @@ void append_jsonl_tail(std::string& out, const Record& r) {
   put(",\"after_ms\":");
   if (c.retry.after_ms) num(*c.retry.after_ms);
   else put("null");
+  put(",\"safe\":", c.retry.safe ? boolean(*c.retry.safe) : std::string_view("null"), ",");
+  append_kv(out, "\"safe_source\":\"", c.retry.safe_source);
   put("},");
   // warnings, and `warnings_bytes` (null for each UTF-8 warning) only when one is not UTF-8
   std::string bytes;
@@ -357,10 +359,15 @@ void append_jsonl_tail(std::string& out, const Record& r) {
 TableRow table_row(const Record& r, std::string_view input) {
   const Classification& c = r.c;
   std::string media = http::media_type(c.content_type);
-  if (media.empty()) media = c.transport_captured ? "-" : (r.format == CaptureFormat::bare_sse ? "(sse)" : "(json)");
+  const bool messages = r.format == CaptureFormat::jsonrpc_messages;
+  if (media.empty()) {
+    media = c.transport_captured ? "-" : messages ? "(messages)" : (r.format == CaptureFormat::bare_sse ? "(sse)" : "(json)");
+  }
   std::string http = c.transport_captured ? fmt::format("{} {}", c.http_status, media)
                                           : fmt::format("{}? {}", c.http_status, media);
-  std::string id = c.response_id ? c.response_id->to_json() : (c.request_id ? c.request_id->to_json() : "-");
+  // The response's id, as the record's `jsonrpc.id` has it (`null` for `"id": null`); "-" when
+  // the response has none (no JSON-RPC response, or an id left out), never the request's id.
+  std::string id = c.response_id ? c.response_id->to_json() : "-";
   // An id is untrusted text: redacted like every printed string, and cut to kTableIdMax bytes
   // (at a UTF-8 boundary, then "…") so that one long id cannot widen every row of the table.
   constexpr std::size_t kTableIdMax = 40;
@@ -378,7 +385,22 @@ TableRow table_row(const Record& r, std::string_view input) {
   row.outcome = c.outcome;
   row.detail = escape_terminal(redact(c.detail));
   if (c.retry.advice != Advice::none) row.retry = escape_terminal(redact(c.retry.text));
+  row.message_stream = !c.transport_captured && messages;
+  row.status_assumed = !c.transport_captured && !messages;
   return row;
+}
+
+std::string table_legend(bool status_assumed, bool message_stream) {
+  std::string out;
+  if (status_assumed) {
+    out += "legend: 200? = status assumed, not captured (curl -s saves no status line or headers: use curl -si, "
+           "or give --status N)\n";
+  }
+  if (message_stream) {
+    out += "legend: (messages) = a JSON-RPC message stream (stdio, a message log): no HTTP layer, so no status "
+           "(200 assumed)\n";
+  }
+  return out;
 }
 
 std::string render_table(const std::vector<Record>& records, std::string_view input, bool color) {

@@ -22,6 +22,8 @@ class TableSink final : public RecordSink {
 
   void record(const Record& r, const Check&, std::string_view) override {
     rows_.push_back(table_row(r, name_));
+    status_assumed_ = status_assumed_ || rows_.back().status_assumed;
+    message_stream_ = message_stream_ || rows_.back().message_stream;
     if (options_.verbose) {
       for (const std::string& w : r.c.warnings) append_wrapped(rows_.back().notes, escape_terminal(redact(w)), 4, "  warning: ", kNoteWidth);
     }
@@ -76,6 +78,7 @@ class TableSink final : public RecordSink {
 
   void finish() override {
     if (!rows_.empty() || !started_) out_.buffer() += render_table_page(rows_, options_.color, widths_, !started_);
+    out_.buffer() += table_legend(status_assumed_, message_stream_);
     out_.buffer() += lines_;
     out_.flush();
   }
@@ -91,6 +94,8 @@ class TableSink final : public RecordSink {
   std::vector<TableRow> rows_;
   TableWidths widths_ = table_header_widths();
   bool started_ = false;
+  bool status_assumed_ = false;  ///< a row so far showed an assumed status: the legend explains it
+  bool message_stream_ = false;  ///< a row so far came from a message stream: the legend explains it
   // The current input's skipped entries and entries with replays or findings (the first
   // kMaxListed of each), for its session block.
   std::vector<std::pair<std::string, Skip>> skipped_;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "json/dom.hpp"
+#include "mcptriage/capture.hpp"
 #include "mcptriage/http.hpp"
 #include "mcptriage/session.hpp"
 #include "mcptriage/sse.hpp"
@@ -130,6 +131,44 @@ SessionFacts extract_session_facts(const Exchange& ex, const std::vector<Classif
   if (!result || !result->is_object()) return f;
   read_tools(*result, f.tools);  // their source is set by SessionTracker::add
   return f;
+}
+
+std::expected<std::vector<ToolDefinition>, std::string> read_tool_definitions(std::string_view bytes,
+                                                                             std::string_view name) {
+  std::vector<ToolDefinition> out;
+  bool json_shape = false;  // a tools/list result or a response holding one: read directly
+  {
+    json::Parser parser;
+    if (auto root = parser.parse(bytes); root && root->is_object()) {
+      if (auto tools = root->get("tools"); tools && tools->is_array()) {
+        json_shape = true;
+        read_tools(*root, out);
+      } else if (auto result = root->get("result"); result && result->is_object() && result->get("tools")) {
+        json_shape = true;
+        read_tools(*result, out);
+      }
+    }
+  }
+  if (!json_shape) {
+    // A captured exchange in any input format: the tools of its successful tools/list results.
+    auto exchanges = read_capture(bytes, name);
+    if (!exchanges) return std::unexpected(exchanges.error().message);
+    for (const Exchange& ex : *exchanges) {
+      if (ex.skipped) continue;
+      ReadAlong along;
+      const std::vector<Classification> records = classify(ex, ContextFlags{}, 0, &along);
+      SessionFacts f = extract_session_facts(ex, records, along);
+      for (ToolDefinition& t : f.tools) out.push_back(std::move(t));
+    }
+  }
+  if (out.empty()) {
+    return std::unexpected(json_shape ? std::string("the tools/list result defines no tool")
+                                      : std::string("holds no successful tools/list result (give a tools/list result, a "
+                                                    "JSON-RPC response holding one, or a capture of the exchange)"));
+  }
+  const std::string source(name);
+  for (ToolDefinition& t : out) t.source = source;
+  return out;
 }
 
 }  // namespace mcptriage

@@ -14,22 +14,12 @@
 #include <utility>
 
 #include "json/dom.hpp"
+#include "mcptriage/advice.hpp"
 #include "mcptriage/session.hpp"
 
 namespace mcptriage {
 
 namespace {
-
-/// Methods that only read (MCP: list, get and read requests, ping, completion, discovery):
-/// repeating them has no effect on the server.
-bool read_only_method(std::string_view m) {
-  for (std::string_view r : {"ping", "tools/list", "prompts/list", "prompts/get", "resources/list",
-                             "resources/templates/list", "resources/read", "completion/complete", "server/discover",
-                             "tasks/get", "tasks/list", "tasks/result"}) {
-    if (m == r) return true;
-  }
-  return false;
-}
 
 /// The record carries a JSON-RPC response (result or error) for its request.
 bool answered(const Classification& c) {
@@ -185,6 +175,13 @@ struct SessionTracker::State {
   /// (and server) whose tools/list defined it, as request ids do: an interleaving gateway log must
   /// not judge one session's tools/call by another's outputSchema.
   std::unordered_map<std::string, ToolDefinition> tools;
+  std::unordered_map<std::string, ToolDefinition> given_tools;  ///< by name: --tools FILE, for every session
+  /// The definition of tool `tool` for a call with facts `f`: its session's, else a given one.
+  const ToolDefinition* find_tool(const SessionFacts& f, std::string_view tool) const {
+    if (auto it = tools.find(tool_key(f, tool)); it != tools.end()) return &it->second;
+    if (auto it = given_tools.find(std::string(tool)); it != given_tools.end()) return &it->second;
+    return nullptr;
+  }
   bool tools_forgotten = false;                           ///< more than kMaxTools names were defined
   bool tools_call_seen = false;
   bool tools_call_after_failure = false;
@@ -370,8 +367,8 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<c
   // outputSchema: a successful tool result must conform to the schema its tool declared. Checked
   // before the replay bookkeeping, which must record this attempt as failed when it fails here.
   if (method == "tools/call" && primary && primary->outcome == Outcome::TOOL_SUCCESS && !tool_name.empty()) {
-    auto tool = s.tools.find(tool_key(f, tool_name));
-    if (tool != s.tools.end() && tool->second.output_schema && f.result_found) {
+    const ToolDefinition* def = s.find_tool(f, tool_name);
+    if (def != nullptr && def->output_schema && f.result_found) {
       a.schema_checked = true;
       Amendment amendment;
       const std::string base = f.result_pointer + "/structuredContent";
@@ -379,15 +376,15 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<c
       if (!f.structured_content) {
         mismatch = SchemaMismatch{"", fmt::format("the tool declares an outputSchema ({}) but the result has no "
                                                   "structuredContent",
-                                                  tool->second.source)};
+                                                  def->source)};
       } else {
-        auto checked = check_schema(*tool->second.output_schema, *f.structured_content);
+        auto checked = check_schema(*def->output_schema, *f.structured_content);
         if (!checked) {
           amendment.warnings.push_back("outputSchema not checked: " + checked.error());
         } else if (*checked) {
           mismatch = std::move(**checked);
           mismatch->message = fmt::format("structuredContent does not match the outputSchema of tool \"{}\" ({}): {}",
-                                          tool_name, tool->second.source, mismatch->message);
+                                          tool_name, def->source, mismatch->message);
         }
       }
       if (mismatch) {
@@ -404,6 +401,15 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<c
     }
   }
 
+  // The records' retry safety, when a tools/list of this session defines the called tool (the
+  // method's own semantics are the records' already: advise()).
+  if (method == "tools/call" && !tool_name.empty()) {
+    if (const ToolDefinition* def = s.find_tool(f, tool_name)) {
+      const ToolDefinition& t = *def;
+      a.retry_safety = tool_retry_safety(tool_name, t.read_only_hint, t.destructive_hint, t.idempotent_hint, t.source);
+    }
+  }
+
   // Replays: the same method and params as an earlier request that failed.
   if (is_request && !method.empty()) {
     const std::uint64_t rkey = json::hash_bytes(method, params_hash);
@@ -415,49 +421,34 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<c
       r.after = prev->outcome;
       r.same_id = prev->id == id_hash;
       if (method == "tools/call") {
-        auto tool = s.tools.find(tool_key(f, tool_name));
-        if (tool == s.tools.end() && prev->session_id != f.session_id) {
+        const ToolDefinition* def = nullptr;
+        if (auto tool = s.tools.find(tool_key(f, tool_name)); tool != s.tools.end()) def = &tool->second;
+        if (def == nullptr && prev->session_id != f.session_id) {
           // A resend in a new session (after a 404 and a new initialize) repeats the call of the
           // earlier session: that session's tools/list (same server) says whether repeating is safe.
           SessionFacts earlier;
           earlier.server = f.server;
           earlier.session_id = prev->session_id;
-          tool = s.tools.find(tool_key(earlier, tool_name));
+          if (auto tool = s.tools.find(tool_key(earlier, tool_name)); tool != s.tools.end()) def = &tool->second;
         }
-        if (tool == s.tools.end()) {
+        if (def == nullptr) def = s.find_tool(f, tool_name);  // --tools FILE
+        if (def == nullptr) {
           r.safety = ReplaySafety::unknown;
           r.decided_by = s.tools.empty() ? "no tools/list result earlier in the capture"
                                          : fmt::format("no tools/list result earlier in the capture defines tool \"{}\"",
                                                        tool_name);
         } else {
-          const ToolDefinition& t = tool->second;
-          if (t.read_only_hint == true) {
-            r.safety = ReplaySafety::safe;
-            r.decided_by = fmt::format("readOnlyHint: true ({})", t.source);
-          } else if (t.idempotent_hint == true) {
-            r.safety = ReplaySafety::safe;
-            r.decided_by = fmt::format("idempotentHint: true ({})", t.source);
-          } else if (t.destructive_hint == true) {
-            r.safety = ReplaySafety::unsafe;
-            r.decided_by = fmt::format("destructiveHint: true and not idempotent ({})", t.source);
-          } else if (t.destructive_hint == false) {
-            r.safety = ReplaySafety::unsafe;
-            r.decided_by = fmt::format("idempotentHint {}: a repeat may add its effect again ({})",
-                                       t.idempotent_hint ? "false" : "absent (default false)", t.source);
-          } else {
-            r.safety = ReplaySafety::unsafe;
-            r.decided_by = fmt::format(
-                "no readOnlyHint or idempotentHint: by the MCP defaults the tool may be destructive and is not "
-                "idempotent ({})",
-                t.source);
-          }
+          const ToolDefinition& t = *def;
+          RetrySafety safety = tool_retry_safety(tool_name, t.read_only_hint, t.destructive_hint, t.idempotent_hint,
+                                                 t.source);
+          r.safety = safety.safe ? (*safety.safe ? ReplaySafety::safe : ReplaySafety::unsafe) : ReplaySafety::unknown;
+          r.decided_by = std::move(safety.source);
         }
-      } else if (read_only_method(method)) {
-        r.safety = ReplaySafety::safe;
-        r.decided_by = fmt::format("{} only reads (MCP list, get and read requests)", method);
       } else {
-        r.safety = ReplaySafety::unknown;
-        r.decided_by = fmt::format("no annotation says whether {} is safe to repeat", method);
+        // The method's own semantics: the same rule as the records' retry.safe.
+        RetrySafety safety = method_retry_safety(method, tool_name);
+        r.safety = safety.safe ? (*safety.safe ? ReplaySafety::safe : ReplaySafety::unsafe) : ReplaySafety::unknown;
+        r.decided_by = std::move(safety.source);
       }
       ++s.replays_total;
       if (sum.replays.size() < kMaxListed) sum.replays.emplace_back(source, r);
@@ -509,6 +500,10 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<c
     }
   }
   return a;
+}
+
+void SessionTracker::add_given_tools(const std::vector<ToolDefinition>& tools) {
+  for (const ToolDefinition& t : tools) state_->given_tools[t.name] = t;
 }
 
 SessionSummary SessionTracker::summary() const {
