@@ -28,6 +28,10 @@ struct RetrySafety {
 /// tool's annotations decide: tool_retry_safety), naming `tool` when it is known ("" when not).
 RetrySafety method_retry_safety(std::string_view method, std::string_view tool);
 
+/// The safety of sending again the client's JSON-RPC response to the server's request
+/// `server_request_id` (its id as JSON text): safe, a response is not a call (JSON-RPC 2.0 §5).
+RetrySafety client_response_retry_safety(std::string_view server_request_id);
+
 /// The safety of repeating a call of tool `name` whose definition (in `defined_in`, a record's
 /// source such as "list.har#2") has these annotation hints (nullopt: absent, the default applies).
 RetrySafety tool_retry_safety(std::string_view name, std::optional<bool> read_only_hint,
@@ -45,7 +49,8 @@ void apply_retry_safety(RetryAdvice& a, const RetrySafety& s);
 /// Reads `Retry-After` (RFC 9110 §10.2.3; delta-seconds, or an HTTP-date measured from the
 /// response's `Date` header (§6.6.1), else from `now_unix_seconds`) and `WWW-Authenticate` (RFC 6750 §3, MCP authorization) from
 /// `response_headers`. The advice text always states its condition. Its safety is the method's
-/// (method_retry_safety of `c.method` and `c.tool`); the run sets a tool's from its definition.
+/// (method_retry_safety of `c.method` and `c.tool`; client_response_retry_safety for the client's
+/// JSON-RPC response); the run sets a tool's from its definition.
 RetryAdvice advise(const Classification& c, const Headers& response_headers,
                    long long now_unix_seconds);
 

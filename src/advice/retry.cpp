@@ -281,7 +281,8 @@ RetryAdvice advise_outcome(const Classification& c, const Headers& response_head
 
 RetryAdvice advise(const Classification& c, const Headers& response_headers, long long now_unix_seconds) {
   RetryAdvice a = advise_outcome(c, response_headers, now_unix_seconds);
-  apply_retry_safety(a, method_retry_safety(c.method, c.tool));
+  apply_retry_safety(a, c.client_response_id ? client_response_retry_safety(c.client_response_id->to_json())
+                                             : method_retry_safety(c.method, c.tool));
   return a;
 }
 

@@ -44,6 +44,18 @@ RetrySafety method_retry_safety(std::string_view method, std::string_view tool) 
   return s;
 }
 
+RetrySafety client_response_retry_safety(std::string_view server_request_id) {
+  // JSON-RPC 2.0 §5: a response answers one request by its id; it asks nothing of the server.
+  // A server that already has the answer has no pending request of that id to resolve again.
+  RetrySafety s;
+  s.safe = true;
+  s.source = fmt::format("a JSON-RPC response (the client's answer to the server's request id {}), not a call: "
+                         "sending it again executes nothing",
+                         server_request_id);
+  s.claim = "the client's JSON-RPC response executes nothing";
+  return s;
+}
+
 RetrySafety tool_retry_safety(std::string_view name, std::optional<bool> read_only_hint,
                               std::optional<bool> destructive_hint, std::optional<bool> idempotent_hint,
                               std::string_view defined_in) {
