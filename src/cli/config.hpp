@@ -59,6 +59,8 @@ struct Config {
   bool color = false;                  ///< ANSI colour in the table
   bool explain = false;                ///< `--explain`: the reason's entry under each table row
   bool verbose = false;                ///< `-v`: the record's warnings under each table row
+  /// Each event of a stream read live is shown: `--events`, or a table on a terminal.
+  bool events = false;
   ContextFlags flags;                  ///< the request context of every input (--id, --method, --request, ...)
   std::optional<Expectation> expect;   ///< `--expect`
   std::vector<Outcome> fail_on;        ///< `--fail-on`
