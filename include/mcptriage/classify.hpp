@@ -68,8 +68,18 @@ struct SseStreamEnd {
   bool any_id = false;                ///< some block set a non-empty `id`
   bool unterminated_tail = false;     ///< it ended inside an event (dropped, WHATWG rule)
   bool cut_short = false;             ///< the body ended before its announced length (BodyState::truncated)
+  /// A live reader ended the wait before the stream's end (a signal, a timeout): a
+  /// STREAM_INCOMPLETE verdict then names that cause, as classify() does for Exchange::live_end.
+  LiveEnd live_end = LiveEnd::none;
   /// The facts of a stream parsed whole (sse::parse); `cut_short` from the response's body state.
   static SseStreamEnd of(const sse::Stream& stream, bool cut_short);
+};
+
+/// The verdict of an event stream judged as it arrived (SseJudge::finish) and what the session
+/// analysis needs of it (the judge's ReadAlong), carried by Exchange::judged.
+struct Judged {
+  std::vector<Classification> records;
+  ReadAlong along;
 };
 
 /// Judges a text/event-stream response body one event at a time, as classify() does with a whole

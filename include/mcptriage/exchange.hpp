@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -111,7 +112,8 @@ struct Skip {
   bool not_json = false;
 };
 
-/// One HTTP exchange as read from a capture.
+struct Judged;  // classify.hpp: a verdict made as an event stream arrived
+
 /// How a live read (standard input from a pipe or a terminal, issue 16) ended an exchange
 /// before its end: the classifier then names the cause of a STREAM_INCOMPLETE (or of a body cut
 /// short) instead of the stream's end.
@@ -130,6 +132,7 @@ struct LiveTiming {
   std::optional<double> final_ms;             ///< the final response (event, or the whole body)
 };
 
+/// One HTTP exchange as read from a capture.
 struct Exchange {
   std::string source;     ///< input name and exchange index, e.g. "reply.txt#1"
   CaptureFormat format = CaptureFormat::curl_i;  ///< detected capture format (set by every reader)
@@ -141,6 +144,10 @@ struct Exchange {
   std::optional<Skip> skipped = std::nullopt;
   LiveEnd live_end = LiveEnd::none;          ///< set by the live reader only
   std::optional<LiveTiming> timing = std::nullopt;  ///< set by the live reader only
+  /// Set by the live reader only, for an event stream it judged event by event and did not keep
+  /// (memory stays flat on endless streams, docs/output.md "Live"): classify() returns its
+  /// records, and `response.body` holds only the block of the deciding event (or nothing).
+  std::shared_ptr<const Judged> judged = nullptr;
 };
 
 /// Where a record comes from, as integers: the input of the run, the exchange in it, and the

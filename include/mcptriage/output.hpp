@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -89,6 +90,31 @@ struct SkippedEntry {
   const Skip& skip;
 };
 
+/// One event of an event stream read live, as it arrived (`--events`, and the table on a
+/// terminal; docs/output.md "Event records"). What it says is read from the event's data when
+/// it is a JSON-RPC message; strings are as sent (sinks escape and clip them).
+struct StreamEvent {
+  SourceRef source;  ///< the exchange it belongs to, numbered as its record will be
+  /// Its number among the stream's events as records and warnings count them (`stream.events`,
+  /// "event N"), from 1; 0 for a priming event (empty data), which they do not count.
+  std::size_t number = 0;
+  std::string type = "message";  ///< the SSE event type
+  std::string id;                ///< the stream's last event id when it was dispatched ("": none)
+  double ms = 0;                 ///< milliseconds since the exchange's first byte
+  /// priming, progress, log (notifications/message), notification (another), request (a server
+  /// request: elicitation/create, sampling/createMessage, ...), response, batch, not_json (data that
+  /// is no JSON-RPC message)
+  std::string what;
+  std::string method;            ///< notifications and requests
+  std::string rpc_id;            ///< requests and responses: the JSON-RPC id as minified JSON ("": none)
+  std::optional<double> progress;  ///< progress: params.progress
+  std::optional<double> total;     ///< progress: params.total
+  std::string level;               ///< log: params.level
+  /// progress: params.message; log: params.data (a string, else minified JSON); response: "error
+  /// CODE" for an error response
+  std::string message;
+};
+
 /// The end of an input's records.
 struct InputEnd {
   std::string_view name;
@@ -124,6 +150,8 @@ class RecordSink {
     (void)name;
     (void)why;
   }
+  /// One event of the live stream being read (before the record of its exchange).
+  virtual void event(const StreamEvent& e) { (void)e; }
   /// What was given so far must reach the output now (a live record: issue 16).
   virtual void flush() {}
   /// The run is over: write what was kept for the end (a table's last page, a report).

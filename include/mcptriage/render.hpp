@@ -89,6 +89,12 @@ TableWidths table_header_widths();
 /// render_table().
 std::string render_table_page(const std::vector<TableRow>& rows, bool color, TableWidths& widths, bool header);
 
+/// An event record (docs/output.md "Event records"): one line of JSON without its newline, for
+/// the event `e` of the exchange named `source` ("stdin#1"); texts clipped to 200 bytes, redacted.
+std::string render_event_jsonl(std::string_view source, const StreamEvent& e);
+/// The table's line for an event, with its newline: "  event N  MS ms  WHAT", escaped for a terminal.
+std::string render_event_line(const StreamEvent& e);
+
 /// RFC 8259 string escaping (without the quotes); invalid UTF-8 bytes become U+FFFD.
 std::string json_escape(std::string_view s);
 

@@ -428,10 +428,32 @@ void Judgement::judge_message(Classification& c, View msg, const std::string& pr
   }
 }
 
+void apply_live_end(LiveEnd live_end, std::vector<Classification>& out) {
+  if (live_end == LiveEnd::none) return;
+  // Read live and cut by the reader (a signal, a timeout): what is missing is the reader's
+  // doing, not the server's; the verdict names it (docs/classification.md, STREAM_INCOMPLETE).
+  const Reason reason = live_end == LiveEnd::interrupted    ? Reason::interrupted
+                        : live_end == LiveEnd::idle_timeout ? Reason::idle_timeout
+                                                            : Reason::timeout;
+  const char* cause = live_end == LiveEnd::interrupted    ? "a signal ended the wait"
+                      : live_end == LiveEnd::idle_timeout ? "no byte arrived for --idle-timeout"
+                                                          : "the input took longer than --timeout";
+  for (Classification& rec : out) {
+    if (rec.outcome == Outcome::STREAM_INCOMPLETE || rec.reason == Reason::truncated ||
+        rec.reason == Reason::empty_body) {
+      set_verdict(rec, reason, fmt::format("{} before the final response; judged on what had arrived: {}", cause, rec.detail));
+    }
+  }
+}
+
 }  // namespace classify_detail
 
 std::vector<Classification> classify(const Exchange& exchange, const ContextFlags& flags, long long now_unix_seconds,
                                      ReadAlong* along) {
+  if (exchange.judged) {  // judged event by event by the live reader, which kept no body
+    if (along) *along = exchange.judged->along;
+    return exchange.judged->records;
+  }
   if (along) *along = ReadAlong{};
   classify_detail::Judgement judgement(exchange, flags, now_unix_seconds, along);
   std::vector<Classification> out;
@@ -441,22 +463,7 @@ std::vector<Classification> classify(const Exchange& exchange, const ContextFlag
     case classify_detail::Judgement::Framing::json: judgement.judge_json_body(c, out); break;
     case classify_detail::Judgement::Framing::sse: judgement.judge_sse_body(std::move(c), exchange.response.body, out); break;
   }
-  if (exchange.live_end != LiveEnd::none) {
-    // Read live and cut by the reader (a signal, a timeout): what is missing is the reader's
-    // doing, not the server's; the verdict names it (docs/classification.md, STREAM_INCOMPLETE).
-    const Reason reason = exchange.live_end == LiveEnd::interrupted    ? Reason::interrupted
-                          : exchange.live_end == LiveEnd::idle_timeout ? Reason::idle_timeout
-                                                                        : Reason::timeout;
-    const char* cause = exchange.live_end == LiveEnd::interrupted    ? "a signal ended the wait"
-                        : exchange.live_end == LiveEnd::idle_timeout ? "no byte arrived for --idle-timeout"
-                                                                      : "the input took longer than --timeout";
-    for (Classification& rec : out) {
-      if (rec.outcome == Outcome::STREAM_INCOMPLETE || rec.reason == Reason::truncated ||
-          rec.reason == Reason::empty_body) {
-        set_verdict(rec, reason, fmt::format("{} before the final response; judged on what had arrived: {}", cause, rec.detail));
-      }
-    }
-  }
+  classify_detail::apply_live_end(exchange.live_end, out);
   judgement.finish(out);
   return out;
 }

@@ -114,4 +114,9 @@ class Judgement {
   std::optional<std::optional<std::string>> tool_result_;
 };
 
+/// A live reader's cut (Exchange::live_end, SseStreamEnd::live_end): the STREAM_INCOMPLETE
+/// records (and bodies cut short or absent) of `out` get its reason (interrupted, idle_timeout,
+/// timeout) and say so in their detail. Before Judgement::finish (the retry advice follows it).
+void apply_live_end(LiveEnd live_end, std::vector<Classification>& out);
+
 }  // namespace mcptriage::classify_detail

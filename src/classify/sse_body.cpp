@@ -356,6 +356,7 @@ std::size_t SseJudge::events() const { return state_->body->events(); }
 std::vector<Classification> SseJudge::finish(const SseStreamEnd& end) {
   std::vector<Classification> out;
   state_->body->finish(end, out);
+  classify_detail::apply_live_end(end.live_end, out);
   state_->judgement.finish(out);
   return out;
 }

@@ -150,6 +150,7 @@ std::expected<Config, UsageError> resolve_config(const RawOptions& opt, const En
               (opt.color == "always" || (opt.color == "auto" && env.stdout_tty && !dumb));
   cfg.explain = opt.explain;
   cfg.verbose = opt.verbose;
+  cfg.events = opt.events || (cfg.format == OutputFormat::table && env.stdout_tty);
   cfg.now = set(env.mcptriage_now) ? std::atoll(env.mcptriage_now->c_str()) : env.clock;
   cfg.progress = Progress{opt.progress, env.stderr_tty && !set(env.ci)};
   cfg.body_file = opt.body_file;

@@ -60,6 +60,8 @@ struct Config {
   bool color = false;                  ///< ANSI colour in the table
   bool explain = false;                ///< `--explain`: the reason's entry under each table row
   bool verbose = false;                ///< `-v`: the record's warnings under each table row
+  /// Each event of a stream read live is shown: `--events`, or a table on a terminal.
+  bool events = false;
   ContextFlags flags;                  ///< the request context of every input (--id, --method, --request, ...)
   std::vector<ToolDefinition> tools;   ///< `--tools FILE`: tool definitions for every input's session
   std::optional<Expectation> expect;   ///< `--expect`

@@ -44,6 +44,9 @@ std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const
   app.add_flag("--explain", opt.explain,
                "Table: under each row, what the reason means, what to do next, and its spec section");
   app.add_flag("-v,--verbose", opt.verbose, "Table: under each row, the record's warnings (JSON Lines always has them)");
+  app.add_flag("--events", opt.events,
+               "Standard input read live: each event of an event stream as it arrives, as a record (kind \"event\") "
+               "in JSON Lines or a line in the table (the table on a terminal shows them without it)");
   app.add_option("--id", id, "The request's JSON-RPC id, type-exact: 1 is the integer, '\"1\"' the string")
       ->type_name("ID");
   app.add_option("--method", opt.method, "The request's method (tools/call, initialize, notifications/initialized, ...)")

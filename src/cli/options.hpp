@@ -33,6 +33,7 @@ struct RawOptions {
   bool progress = false;
   bool explain = false;                    ///< `--explain`
   bool verbose = false;                    ///< `-v`, `--verbose`
+  bool events = false;                     ///< `--events`
   std::size_t max_input = kDefaultMaxInput;  ///< bytes
   std::size_t max_body = kDefaultMaxBody;    ///< bytes
   bool no_redact = false;

@@ -246,6 +246,7 @@ ExitCode run(const Config& config, const Env&) {
     lo.idle = config.idle_timeout;
     lo.total = config.timeout;
     lo.signal_fd = signals->fd();
+    lo.events = config.events;
     lo.not_live = [&signals] { signals->restore(); };
     live_source.emplace(inputs, std::move(lo));
   }

@@ -171,6 +171,9 @@ void Triage::consume(io::Batch&& batch) {
              have_prepared ? std::span<std::string>(prepared).subspan(i, j - i) : std::span<std::string>(), annotation);
     i = j;
   }
+  for (const StreamEvent& e : batch.events) {
+    for (RecordSink* s : sinks_) s->event(e);
+  }
   if (batch.live) {
     for (RecordSink* s : sinks_) s->flush();
   }

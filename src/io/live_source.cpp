@@ -1,4 +1,5 @@
-// The live reader of standard input (live_source.hpp).
+// The live reader of standard input (live_source.hpp): HTTP captures judged as they arrive; event streams past
+// their first MiB judged event by event and not kept.
 #include "io/live_source.hpp"
 
 #include <poll.h>
@@ -9,9 +10,11 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <utility>
 
 #include "io/read_limited.hpp"
+#include "json/dom.hpp"
 #include "mcptriage/http.hpp"
 #include "mcptriage/sse.hpp"
 
@@ -161,6 +164,13 @@ class BlockScanner {
     }
     return std::nullopt;
   }
+  /// Where the block being read begins: the end of the last block found.
+  std::size_t block_start() const { return block_start_; }
+  /// The first `n` bytes of the buffer were dropped (all of them before block_start()).
+  void shift(std::size_t n) {
+    pos_ -= n;
+    block_start_ -= n;
+  }
 
  private:
   std::size_t pos_;
@@ -168,6 +178,93 @@ class BlockScanner {
   std::size_t line_len_ = 0;
   bool prev_cr_ = false;
 };
+
+/// Body bytes of an event stream kept as read (its record is then the offline record of the same
+/// bytes, made by read_capture); past them the stream is judged event by event and not kept
+/// (docs/output.md "Memory on endless streams").
+constexpr std::size_t kKeptStreamBytes = std::size_t{1} << 20;
+
+/// One event block of a stream parsed as a whole-stream parse would see it: the last event id
+/// carried over (an `id:` line put first), and a block that starts with a BOM not taken for the
+/// stream's leading BOM (a comment line put first).
+sse::Stream parse_block(std::string_view block, const SseStreamEnd& so_far) {
+  static constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  if (so_far.last_event_id.empty() && !block.starts_with(kBom)) return sse::parse(block);
+  std::string text = ":\n";
+  if (!so_far.last_event_id.empty()) {
+    text += "id: ";  // one space after the colon is stripped: the id as it was
+    text += so_far.last_event_id;
+    text += '\n';
+  }
+  text += block;
+  return sse::parse(text);
+}
+
+/// Adds what one block (parsed by parse_block) says of the stream besides its events.
+void tally_block(SseStreamEnd& end, const sse::Stream& s) {
+  end.empty_data_events += s.empty_data_events;
+  if (s.retry_ms) end.retry_ms = s.retry_ms;
+  end.last_event_id = s.last_event_id;
+  end.any_id = end.any_id || s.any_id;
+  end.unterminated_tail = s.unterminated_tail;
+}
+
+/// What an event says, for its line or record (StreamEvent): read from its data when that is a
+/// JSON-RPC message (the MCP notifications/progress and notifications/message params).
+StreamEvent describe(json::Parser& parser, const sse::Event& ev) {
+  StreamEvent e;
+  e.type = ev.type;
+  e.id = ev.last_event_id;
+  auto parsed = parser.parse(ev.data);
+  if (!parsed) {
+    e.what = "not_json";
+    return e;
+  }
+  const json::View root = *parsed;
+  if (root.is_array()) {
+    e.what = "batch";
+    return e;
+  }
+  if (!root.is_object()) {
+    e.what = "not_json";
+    return e;
+  }
+  const auto method = root.string_at("method");
+  const auto id = root.get("id");
+  if (id) e.rpc_id = json::minified(*id);
+  if (!method) {
+    e.what = "response";
+    if (auto error = root.get("error"); error && error->is_object()) {
+      if (auto code = error->get("code")) e.message = "error " + json::minified(*code);
+    }
+    return e;
+  }
+  e.method = std::string(*method);
+  const auto params = root.get("params");
+  const bool with_params = params && params->is_object();
+  if (id) {
+    e.what = "request";
+  } else if (*method == "notifications/progress") {
+    e.what = "progress";
+    if (with_params) {
+      if (auto p = params->get("progress")) e.progress = p->number();
+      if (auto t = params->get("total")) e.total = t->number();
+      if (auto m = params->string_at("message")) e.message = std::string(*m);
+    }
+  } else if (*method == "notifications/message") {
+    e.what = "log";
+    if (with_params) {
+      if (auto l = params->string_at("level")) e.level = std::string(*l);
+      if (auto d = params->get("data")) {
+        auto s = d->string();
+        e.message = s ? std::string(*s) : json::minified(*d);
+      }
+    }
+  } else {
+    e.what = "notification";
+  }
+  return e;
+}
 
 LiveEnd live_end_of(Got g) {
   switch (g) {
@@ -223,6 +320,50 @@ void LiveSource::produce(Feed& feed) {
   std::optional<BlockScanner> blocks;
   std::optional<std::size_t> cut;  // decided: the bytes [base, cut) are the exchange
   bool too_large = false;
+  // An event stream past kKeptStreamBytes: judged by `judge` as its events come, its bytes dropped.
+  bool summarising = false;
+  bool may_summarise = true;     // false once its first part was read other than as one plain body
+  std::vector<Exchange> prior;   // the read of the headers and the first part, bodies dropped
+  std::unique_ptr<ReadAlong> along;  // the judge's (it must outlive it)
+  SseStreamEnd tally;            // what the stream said besides its events, so far
+  std::string decider_block;     // the block of the deciding event (the session facts read it)
+  std::size_t head_exchanges = 1;  // the exchange being read: its number among those of its read
+  json::Parser event_parser;       // for the events' lines and records (--events)
+
+  // Past kKeptStreamBytes of a plain event-stream body (no chunk framing, no trailers, no reader
+  // note): a new judge is started from the offline read of what arrived, the events of it fed
+  // again, and from then on only the block being read is kept.
+  auto start_summary = [&]() {
+    may_summarise = false;
+    const std::size_t end = blocks->block_start();
+    auto read = read_capture(std::string_view(buf).substr(base, end - base), in.name, options_.capture);
+    if (!read || read->empty()) return;
+    Exchange& last = read->back();
+    if (last.format != CaptureFormat::curl_i || last.response.body_state != BodyState::complete ||
+        !last.warnings.empty() || find_header(last.response.headers, "Trailer") ||
+        last.response.body != std::string_view(buf).substr(body_start, end - body_start)) {
+      return;
+    }
+    std::string kept = std::move(last.response.body);
+    // SseJudge copies the head; its transport layer only asks whether there is a body.
+    last.response.body.assign(kept, 0, 1);
+    auto next_along = std::make_unique<ReadAlong>();
+    auto fresh = SseJudge::start(last, options_.flags, options_.now, next_along.get());
+    std::string().swap(last.response.body);
+    if (!fresh) return;
+    const sse::Stream first = sse::parse(kept);
+    std::string().swap(kept);
+    for (const sse::Event& ev : first.events) fresh->feed(ev);
+    tally = SseStreamEnd::of(first, false);
+    judge = std::move(fresh);
+    along = std::move(next_along);
+    prior = std::move(*read);
+    summarising = true;
+    buf.erase(0, end);
+    blocks->shift(end);
+    base = 0;
+    body_start = 0;
+  };
 
   auto advance = [&]() {
     if (mode == Mode::headers) {
@@ -243,6 +384,7 @@ void LiveSource::produce(Feed& feed) {
         return;
       }
       body_start = end;
+      head_exchanges = read->size();
       const auto type = find_header(r.headers, "Content-Type");
       const auto coding = find_header(r.headers, "Content-Encoding");
       const auto length = find_header(r.headers, "Content-Length");
@@ -276,16 +418,42 @@ void LiveSource::produce(Feed& feed) {
     }
     if (mode == Mode::sse) {
       while (auto b = blocks->next(buf)) {
-        const sse::Stream s = sse::parse(std::string_view(buf).substr(b->first, b->second - b->first));
+        const std::string_view block = std::string_view(buf).substr(b->first, b->second - b->first);
+        const sse::Stream s = parse_block(block, tally);
+        tally_block(tally, s);
         if (!timing.first_event_ms && (!s.events.empty() || s.empty_data_events > 0)) {
           timing.first_event_ms = ms_since(reader.first_byte(), reader.last_byte());
         }
         bool decided = false;
-        for (const sse::Event& ev : s.events) decided = judge->feed(ev) || decided;
+        if (options_.events && s.empty_data_events > 0) {
+          StreamEvent e;
+          e.what = "priming";
+          e.id = s.last_event_id;
+          e.source.exchange = head_exchanges;
+          e.ms = ms_since(reader.first_byte(), reader.last_byte());
+          feed.event(i, std::move(e));
+        }
+        for (const sse::Event& ev : s.events) {
+          decided = judge->feed(ev) || decided;
+          if (options_.events) {
+            StreamEvent e = describe(event_parser, ev);
+            e.number = judge->events();
+            e.source.exchange = head_exchanges;
+            e.ms = ms_since(reader.first_byte(), reader.last_byte());
+            feed.event(i, std::move(e));
+          }
+        }
         if (decided) {
+          if (summarising) decider_block = block;
           cut = b->second;
           return;
         }
+      }
+      if (!summarising && may_summarise && blocks->block_start() - body_start > kKeptStreamBytes) start_summary();
+      if (summarising && blocks->block_start() > 0) {  // only the block being read is kept
+        const std::size_t done = blocks->block_start();
+        buf.erase(0, done);
+        blocks->shift(done);
       }
     } else if (mode == Mode::length) {
       if (buf.size() - body_start >= content_length) cut = body_start + content_length;
@@ -299,6 +467,24 @@ void LiveSource::produce(Feed& feed) {
     for (Exchange& ex : *read) ex.timing = timing;
     read->back().live_end = end;
     feed.exchanges(i, std::move(*read), true);
+  };
+
+  // The record of a summarised stream: the judge's verdict on the events so far and the stream's
+  // `tail` (bytes after its last block), carried by the last exchange of the first part's read.
+  auto emit_summary = [&](std::string_view tail, LiveEnd end) {
+    SseStreamEnd how = tally;
+    how.unterminated_tail = false;
+    if (!tail.empty()) tally_block(how, parse_block(tail, tally));
+    how.live_end = end;
+    auto judged = std::make_shared<Judged>();
+    judged->records = judge->finish(how);
+    judged->along = std::move(*along);
+    Exchange& last = prior.back();
+    last.response.body = std::move(decider_block);
+    last.judged = std::move(judged);
+    last.live_end = end;
+    for (Exchange& ex : prior) ex.timing = timing;
+    feed.exchanges(i, std::move(prior), true);
   };
 
   for (;;) {  // each response of the input (curl --next glues several)
@@ -315,11 +501,19 @@ void LiveSource::produce(Feed& feed) {
       if (end == LiveEnd::none && mode != Mode::sse && body_start != std::string::npos && buf.size() > body_start) {
         timing.final_ms = ms_since(reader.first_byte(), reader.last_byte());
       }
-      if (buf.size() > base) emit(std::string_view(buf).substr(base), end);
+      if (summarising) {
+        emit_summary(std::string_view(buf).substr(blocks->block_start()), end);
+      } else if (buf.size() > base) {
+        emit(std::string_view(buf).substr(base), end);
+      }
       return;
     }
     timing.final_ms = ms_since(reader.first_byte(), reader.last_byte());
-    emit(std::string_view(buf).substr(base, *cut - base), LiveEnd::none);
+    if (summarising) {
+      emit_summary({}, LiveEnd::none);
+    } else {
+      emit(std::string_view(buf).substr(base, *cut - base), LiveEnd::none);
+    }
     // What follows: another response (glued, as curl --next writes them) or the rest of this
     // one (events after the final response, which are read and left, so that the writer is not
     // cut off, until the end, a signal or a deadline).
@@ -348,6 +542,12 @@ void LiveSource::produce(Feed& feed) {
     judge.reset();
     blocks.reset();
     cut.reset();
+    summarising = false;
+    may_summarise = true;
+    prior.clear();
+    along.reset();
+    tally = SseStreamEnd{};
+    decider_block.clear();
   }
 }
 

@@ -20,7 +20,11 @@ namespace mcptriage::io {
 /// `Feed::exchanges(..., live=true)` batch as soon as it is decidable:
 ///   - a `text/event-stream` body: the event that decides it (the final response, by the same
 ///     SseJudge that classify() uses) has arrived; the record is the offline record of the bytes
-///     up to that event's end, and what follows is read and left (it is not judged);
+///     up to that event's end, and what follows is read and left (it is not judged). Past the
+///     first kKeptStreamBytes (1 MiB) of a plain event-stream body, its events are judged as they
+///     come and dropped: only the block being read is kept (memory flat on endless streams,
+///     docs/output.md "Memory on endless streams"), and the exchange carries the verdict
+///     (Exchange::judged), equal to the offline one of the same bytes;
 ///   - a body with Content-Length: all of it has arrived;
 ///   - otherwise (no length, a redirect, a coding): the end of the input.
 /// A signal (a byte on `signal_fd`), `idle` without a byte, or `total` since the input began end
@@ -38,6 +42,9 @@ class LiveSource final : public Source {
     std::optional<std::chrono::milliseconds> idle;   ///< `--idle-timeout`
     std::optional<std::chrono::milliseconds> total;  ///< `--timeout`
     int signal_fd = -1;             ///< readable when a signal ended the wait (-1: none)
+    /// `--events` (or a table on a terminal): each event of an event stream is fed as it arrives
+    /// (Feed::event: priming events, progress, log messages, server requests, responses).
+    bool events = false;
     /// Called when the input is no HTTP capture and goes to a FileSource, whose reads no signal
     /// ends: the caller puts the signals' dispositions back (Ctrl-C ends the run as before).
     std::function<void()> not_live;

@@ -31,6 +31,7 @@ struct Unit {
     bytes,      ///< a whole input already read (`data`)
     block,      ///< whole lines of a JSON Lines log (`data`, kept for the consumer)
     exchanges,  ///< exchanges read already (`ready`)
+    event,      ///< an event of a stream read live (`events`)
     error,      ///< the input failed (`error`)
     group,      ///< consecutive small files (`parts`, each a `file` unit), processed and taken in order
   } kind = Kind::file;
@@ -38,6 +39,7 @@ struct Unit {
   std::size_t input = 0;
   std::string data;
   std::vector<Exchange> ready;
+  std::vector<StreamEvent> events;
   bool live = false;
   bool last_block = false;  ///< the log's final block (possibly empty)
   std::size_t first_line = 0;  ///< lines of the log before this block (line numbers in details)
@@ -177,6 +179,13 @@ class Pipeline final : public Feed {
     u->flags = stream_context(input);
     u->ready = std::move(exchanges);
     u->live = live;
+    emit(std::move(u));
+  }
+
+  void event(std::size_t input, StreamEvent event) override {
+    auto u = unit(Unit::Kind::event, input);
+    u->events.push_back(std::move(event));
+    u->live = true;
     emit(std::move(u));
   }
 
@@ -395,6 +404,7 @@ class Pipeline final : public Feed {
         break;
       }
       case Unit::Kind::error:
+      case Unit::Kind::event:
       case Unit::Kind::group: break;  // process() takes a group part by part
     }
   }
@@ -416,7 +426,8 @@ class Pipeline final : public Feed {
   void deliver(Unit& u, bool live = false) {
     const bool first = u.input != log_input_ || !log_delivered_;
     if (u.input == log_input_) log_delivered_ = true;
-    consume_(Batch{u.input, std::move(u.error), std::move(u.records), std::move(u.prepared), first, live});
+    consume_(Batch{u.input, std::move(u.error), std::move(u.records), std::move(u.prepared), first, live,
+                   std::move(u.events)});
   }
 
   void deliver_error(std::size_t input, std::string why) {
@@ -447,7 +458,7 @@ class Pipeline final : public Feed {
       for (auto& part : u.parts) take(*part);
       return;
     }
-    if (u.kind != Unit::Kind::block && u.kind != Unit::Kind::exchanges) {
+    if (u.kind != Unit::Kind::block && u.kind != Unit::Kind::exchanges && u.kind != Unit::Kind::event) {
       if (u.error) return deliver_error(u.input, std::move(*u.error));
       return deliver(u);
     }
@@ -467,6 +478,13 @@ class Pipeline final : public Feed {
       return deliver_error(u.input, std::move(*u.error));
     }
     if (u.kind == Unit::Kind::exchanges) return deliver_numbered(u);
+    if (u.kind == Unit::Kind::event) {  // numbered after the exchanges delivered so far
+      for (StreamEvent& e : u.events) {
+        e.source.input = u.input;
+        e.source.exchange += log_offset_;
+      }
+      return deliver(u, true);
+    }
     if (carry_.empty()) {
       if (u.consumed > 0) return deliver_part(u);
       if (u.self_contained || u.last_block) {

@@ -41,6 +41,7 @@ struct Batch {
                                      ///< or empty: dropped where the record was renamed since
   bool first = true;                 ///< the first batch of this input
   bool live = false;                 ///< fed live (Feed::exchanges): output it at once
+  std::vector<StreamEvent> events = {};  ///< events of a stream read live (Feed::event), numbered
 };
 
 /// The work done on the worker threads for the exchanges of an input.

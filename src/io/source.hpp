@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "mcptriage/exchange.hpp"
+#include "mcptriage/output.hpp"
 
 namespace mcptriage::io {
 
@@ -45,6 +46,12 @@ class Feed {
   /// Exchanges already read (a live source, the proxy), numbered on from the input's earlier
   /// ones. `live`: their records must reach the output at once (RecordSink::flush).
   virtual void exchanges(std::size_t input, std::vector<Exchange> exchanges, bool live) = 0;
+  /// An event of the exchange being read live (StreamEvent::source.exchange: 1 for the next
+  /// exchange fed, 2 for the one after); given to the sinks at once, before that exchange's record.
+  virtual void event(std::size_t input, StreamEvent event) {
+    (void)input;
+    (void)event;
+  }
   /// The input could not be read further; what was fed of it stands.
   virtual void failed(std::size_t input, std::string why) = 0;
   /// A descriptor that becomes readable when the run stops: wait on it beside a read that may

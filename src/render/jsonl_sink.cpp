@@ -68,6 +68,12 @@ class JsonLinesSink final : public RecordSink {
     out += '\n';
   }
 
+  void event(const StreamEvent& e) override {
+    std::string& out = out_.buffer();
+    out += render_event_jsonl(source_text(name_, e.source), e);
+    out += '\n';
+  }
+
   void end_input(const InputEnd& end) override {
     if (end.session == nullptr) return;
     std::string& out = out_.buffer();

@@ -56,6 +56,9 @@ class TableSink final : public RecordSink {
     else ++skipped_omitted_;
   }
 
+  /// An event line goes out at once (the run flushes after it), before its exchange's row.
+  void event(const StreamEvent& e) override { out_.buffer() += render_event_line(e); }
+
   void end_input(const InputEnd& end) override {
     if (end.session != nullptr) {
       lines_ += render_summary_table(end.name, *end.session, skipped_, notable_, skipped_omitted_, notable_omitted_);

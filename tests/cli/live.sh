@@ -27,6 +27,7 @@ final=$'id: 2\ndata: {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text"
 
 # --- 1. the record appears when the final response arrives, not at the end of the input ------
 gen_final() {
+  sleep 1  # mcptriage is up and waiting (its start can take a few hundred ms on a loaded machine)
   printf '%s' "$head_sse"
   sleep 0.4
   printf '%s' "$progress"

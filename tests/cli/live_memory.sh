@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Memory stays flat on endless streams (docs/output.md "Memory on endless streams"): an event
+# stream generated on the fly (tests/cli/sse_gen.py, never stored) is piped through mcptriage,
+# whose peak RSS must stay under the documented bound (40 MiB) although the stream is far larger;
+# past the first 1 MiB the live reader judges events as they come and keeps none of them, and
+# its records must still equal the offline records of the same bytes (but `timing`): streams
+# with what a whole-stream parse carries from event to event (retry, ids, an id reset, a BOM,
+# events of other types, text that is not JSON, a tail cut inside an event), a tools/list result
+# (the session facts read its deciding event), an idle timeout on a summarised stream.
+# LIVE_MEMORY_EVENTS (default 1000000) sets the size of the big stream (docs: a 10-million run).
+# Usage: live_memory.sh MCPTRIAGE_BINARY   (exit 77: jq, python3 or /usr/bin/time missing)
+set -u
+bin=$1
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/lib.sh"
+for t in jq python3 /usr/bin/time; do
+  if ! command -v "$t" >/dev/null; then
+    echo "skip: needs $t"
+    exit 77
+  fi
+done
+gen=$here/sse_gen.py
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+jqe() { jq -e "$@" >/dev/null; }
+events=${LIVE_MEMORY_EVENTS:-1000000}
+bound_kib=$((40 * 1024))
+
+# --- 1. a big stream: peak RSS under the bound, the verdict from every event ----------------
+python3 "$gen" "$events" | tee >(wc -c > "$tmp/bytes") |
+  /usr/bin/time -f '%M' -o "$tmp/rss" "$bin" --format jsonl -q > "$tmp/big.jsonl"
+rss=$(tail -n 1 "$tmp/rss")
+sleep 0.2  # the byte count's subshell
+echo "# $events events, $(cat "$tmp/bytes") bytes: peak RSS $rss KiB (bound $bound_kib KiB)"
+check "the stream is far larger than the bound" test "$(cat "$tmp/bytes")" -gt $((bound_kib * 1024 * 2))
+check "peak RSS under the documented bound" test "$rss" -lt "$bound_kib"
+check "TOOL_SUCCESS, every event counted" \
+  jqe --argjson n "$events" '.outcome == "TOOL_SUCCESS" and .stream.events == $n + 1' "$tmp/big.jsonl"
+check "the notifications counted in a warning" \
+  jqe --argjson n "$events" '.warnings | index("\($n) notification(s) before the response") != null' "$tmp/big.jsonl"
+
+# --- 2. summarised streams give the offline records of the same bytes ------------------------
+same() {  # NAME GENERATOR-ARGS...
+  local name=$1
+  shift
+  python3 "$gen" "$@" > "$tmp/whole.txt"
+  python3 "$gen" "$@" | "$bin" --format jsonl -q | jq -c 'del(.timing)' > "$tmp/live.jsonl"
+  "$bin" --format jsonl -q < "$tmp/whole.txt" | jq -c . > "$tmp/offline.jsonl"
+  check "$name: stream past 1 MiB" test "$(wc -c < "$tmp/whole.txt")" -gt $((1 << 20))
+  check "$name: live record = offline record" cmp -s "$tmp/live.jsonl" "$tmp/offline.jsonl"
+}
+same "mixed events, final response" 12000 --mixed
+same "mixed events, no final response, a tail cut inside an event" 12000 --mixed --no-final
+same "progress, no final response (resumable)" 12000 --no-final
+jqe '.reason == "no_final_response" and .stream.resumable == true' "$tmp/live.jsonl"
+check "progress, no final response: resumable no_final_response" test $? = 0
+same "a tools/list result" 12000 --method tools/list
+check "tools/list: RPC_SUCCESS" jqe '.outcome == "RPC_SUCCESS"' "$tmp/live.jsonl"
+
+# --- 3. a summarised stream cut by --idle-timeout -------------------------------------------
+{ python3 "$gen" 12000 --no-final; sleep 5; } | timeout 10 "$bin" --format jsonl -q --idle-timeout 1s > "$tmp/idle.jsonl"
+check "idle timeout on a summarised stream: idle_timeout with every event, resumable" \
+  jqe '.reason == "idle_timeout" and .stream.events == 12000 and .stream.resumable == true' "$tmp/idle.jsonl"
+finish
