@@ -130,6 +130,12 @@ struct LiveTiming {
   std::optional<double> final_ms;             ///< the final response (event, or the whole body)
 };
 
+/// When an exchange happened, as the capture tells it (HAR 1.2 `startedDateTime` and `time`).
+struct CaptureTime {
+  std::optional<std::int64_t> started_unix_ns;  ///< the request's start, nanoseconds since the Unix epoch (UTC)
+  std::optional<double> duration_ms;            ///< the whole exchange, milliseconds
+};
+
 struct Exchange {
   std::string source;     ///< input name and exchange index, e.g. "reply.txt#1"
   CaptureFormat format = CaptureFormat::curl_i;  ///< detected capture format (set by every reader)
@@ -141,6 +147,7 @@ struct Exchange {
   std::optional<Skip> skipped = std::nullopt;
   LiveEnd live_end = LiveEnd::none;          ///< set by the live reader only
   std::optional<LiveTiming> timing = std::nullopt;  ///< set by the live reader only
+  CaptureTime time;  ///< set by the readers whose format records it (HAR)
 };
 
 /// Where a record comes from, as integers: the input of the run, the exchange in it, and the
