@@ -143,11 +143,11 @@ struct OtelAttribute {
 };
 
 /// The OpenTelemetry semantic-convention attributes of record `r` that the capture tells, in
-/// this order (semantic conventions v1.40.0, "Semantic conventions for Model Context Protocol",
+/// this order (open-telemetry/semantic-conventions docs/gen-ai/mcp.md as of commit 04f1672, status Development,
 /// client span; `http.response.status_code` from the HTTP conventions):
 /// `mcp.method.name`, `gen_ai.operation.name` (`execute_tool` for tools/call), `gen_ai.tool.name`,
 /// `jsonrpc.request.id` (the id as a string; not for a notification or a null id),
-/// `mcp.session.id` (never the raw id: `sha-` and 16 hex digits of a 64-bit FNV-1a hash of the
+/// `mcp.session.id` (never the raw id: `fnv1a-` and 16 hex digits of a 64-bit FNV-1a hash of the
 /// request's Mcp-Session-Id, so records of one session share it), `mcp.protocol.version` (when
 /// the request, a flag or the capture told it; not when assumed), `rpc.response.status_code`
 /// (the JSON-RPC error code), `http.response.status_code` (an integer; not for a bare body),

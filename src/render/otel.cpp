@@ -1,5 +1,5 @@
 // OpenTelemetry semantic-convention attributes of a record (render.hpp, otel_attributes).
-// Source: open-telemetry/semantic-conventions v1.40.0, docs/gen-ai/mcp.md (MCP client span) and
+// Source: open-telemetry/semantic-conventions docs/gen-ai/mcp.md as of commit 04f1672 (MCP client span) and
 // docs/http/http-spans.md (http.response.status_code).
 #include <fmt/format.h>
 
@@ -29,7 +29,7 @@ std::vector<OtelAttribute> otel_attributes(const Record& r) {
   const std::optional<JsonRpcId>& id = c.request_id ? c.request_id : c.response_id;
   if (id && !c.notification && id->kind != JsonRpcId::Kind::null) text("jsonrpc.request.id", id->text);
   if (r.facts && !r.facts->session_id.empty()) {
-    out.push_back(OtelAttribute{"mcp.session.id", fmt::format("sha-{:016x}", fnv1a64(r.facts->session_id)), false});
+    out.push_back(OtelAttribute{"mcp.session.id", fmt::format("fnv1a-{:016x}", fnv1a64(r.facts->session_id)), false});
   }
   if (!c.protocol_version.empty() && c.protocol_version_source != "assumed") {
     text("mcp.protocol.version", c.protocol_version);

@@ -105,6 +105,6 @@ check(errors === Number(wantErrors), "status ERROR on every failure (" + wantErr
 const attr = (s, k) => (s.attributes || []).find((a) => a.key === k);
 check(spans.every((s) => attr(s, "mcptriage.outcome")), "every span has its outcome");
 check(spans.filter((s) => s.status && s.status.code === 2).every((s) => attr(s, "error.type")), "every ERROR span has error.type");
-check(spans.every((s) => !attr(s, "mcp.session.id") || /^sha-[0-9a-f]{16}$/.test(attr(s, "mcp.session.id").value.stringValue)),
+check(spans.every((s) => !attr(s, "mcp.session.id") || /^fnv1a-[0-9a-f]{16}$/.test(attr(s, "mcp.session.id").value.stringValue)),
   "mcp.session.id is hashed");
 process.exit(failed ? 1 : 0);
