@@ -2,8 +2,8 @@
 // the page after it (style and script). Self-contained: no network request, no font, no image
 // (the Content-Security-Policy below forbids them). The script reads the data element with
 // JSON.parse and draws only through createElement and textContent: no capture text is ever
-// parsed as HTML. Rows are drawn a window at a time (fixed row height), so a report of 100,000
-// exchanges opens and scrolls.
+// parsed as HTML. Rows are drawn a window at a time (fixed row height), so scrolling stays quick
+// at any size; the page's size bounds what opens (docs/report.md "Size").
 #pragma once
 
 #include <string_view>
