@@ -148,7 +148,7 @@ struct OtelAttribute {
 /// `mcp.method.name`, `gen_ai.operation.name` (`execute_tool` for tools/call), `gen_ai.tool.name`,
 /// `jsonrpc.request.id` (the id as a string; not for a notification or a null id),
 /// `mcp.session.id` (never the raw id: `fnv1a-` and 16 hex digits of a 64-bit FNV-1a hash of the
-/// request's Mcp-Session-Id, so records of one session share it), `mcp.protocol.version` (when
+/// request's Mcp-Session-Id as redact_header prints it, so records of one session share it), `mcp.protocol.version` (when
 /// the request, a flag or the capture told it; not when assumed), `rpc.response.status_code`
 /// (the JSON-RPC error code), `http.response.status_code` (an integer; not for a bare body),
 /// and `error.type` for a failure (session.hpp is_failure): `tool_error` for TOOL_ERROR, the

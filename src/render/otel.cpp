@@ -29,7 +29,10 @@ std::vector<OtelAttribute> otel_attributes(const Record& r) {
   const std::optional<JsonRpcId>& id = c.request_id ? c.request_id : c.response_id;
   if (id && !c.notification && id->kind != JsonRpcId::Kind::null) text("jsonrpc.request.id", id->text);
   if (r.facts && !r.facts->session_id.empty()) {
-    out.push_back(OtelAttribute{"mcp.session.id", fmt::format("fnv1a-{:016x}", fnv1a64(r.facts->session_id)), false});
+    // Hashed as printed (redact_header: its first 8 characters and an ellipsis), so that a live
+    // record and the same exchange read back from a redacted recording carry the same value.
+    const std::string shown = redact_header("Mcp-Session-Id", r.facts->session_id);
+    out.push_back(OtelAttribute{"mcp.session.id", fmt::format("fnv1a-{:016x}", fnv1a64(shown)), false});
   }
   if (!c.protocol_version.empty() && c.protocol_version_source != "assumed") {
     text("mcp.protocol.version", c.protocol_version);
