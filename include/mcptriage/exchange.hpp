@@ -132,6 +132,12 @@ struct LiveTiming {
   std::optional<double> final_ms;             ///< the final response (event, or the whole body)
 };
 
+/// When an exchange happened, as the capture tells it (HAR 1.2 `startedDateTime` and `time`).
+struct CaptureTime {
+  std::optional<std::int64_t> started_unix_ns;  ///< the request's start, nanoseconds since the Unix epoch (UTC)
+  std::optional<double> duration_ms;            ///< the whole exchange, milliseconds
+};
+
 /// One HTTP exchange as read from a capture.
 struct Exchange {
   std::string source;     ///< input name and exchange index, e.g. "reply.txt#1"
@@ -148,6 +154,7 @@ struct Exchange {
   /// (memory stays flat on endless streams, docs/output.md "Live"): classify() returns its
   /// records, and `response.body` holds only the block of the deciding event (or nothing).
   std::shared_ptr<const Judged> judged = nullptr;
+  CaptureTime time;  ///< set by the readers whose format records it (HAR)
 };
 
 /// Where a record comes from, as integers: the input of the run, the exchange in it, and the

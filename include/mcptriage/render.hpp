@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <utility>
 #include <string>
@@ -142,6 +143,35 @@ std::string redact_header(std::string_view name, std::string_view value);
 /// fragment: names holding `token`, `secret`, `key`, `password`, `credential`, `signature`, and
 /// `code`, `sig`, `auth`, `session`, `session_id`, `jwt`, `pwd`, `pass`.
 std::string redact_url(std::string_view url);
+
+// ---------------------------------------------------------------------------------------------
+// OpenTelemetry attributes (docs/output.md "otel"): src/render/otel.cpp
+
+/// One OpenTelemetry attribute of a record: a string value, or an integer when `integer`.
+struct OtelAttribute {
+  std::string_view key;
+  std::string value;     ///< redacted, valid UTF-8 (an integer's decimal digits when `integer`)
+  bool integer = false;
+};
+
+/// The OpenTelemetry semantic-convention attributes of record `r` that the capture tells, in
+/// this order (open-telemetry/semantic-conventions docs/gen-ai/mcp.md as of commit 04f1672, status Development,
+/// client span; `http.response.status_code` from the HTTP conventions):
+/// `mcp.method.name`, `gen_ai.operation.name` (`execute_tool` for tools/call), `gen_ai.tool.name`,
+/// `jsonrpc.request.id` (the id as a string; not for a notification or a null id),
+/// `mcp.session.id` (never the raw id: `fnv1a-` and 16 hex digits of a 64-bit FNV-1a hash of the
+/// request's Mcp-Session-Id as redact_header prints it, so records of one session share it), `mcp.protocol.version` (when
+/// the request, a flag or the capture told it; not when assumed), `rpc.response.status_code`
+/// (the JSON-RPC error code), `http.response.status_code` (an integer; not for a bare body),
+/// and `error.type` for a failure (session.hpp is_failure): `tool_error` for TOOL_ERROR, the
+/// JSON-RPC error code, the HTTP status of an HTTP_ERROR, else the outcome's name.
+std::vector<OtelAttribute> otel_attributes(const Record& r);
+
+/// The `"otel":{...}` member of a record (otel_attributes as one object, without a leading comma).
+void append_otel_member(std::string& out, const Record& r);
+
+/// 64-bit FNV-1a of `bytes` (the hash behind `mcp.session.id` and the OTLP ids).
+std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t seed = 0xcbf29ce484222325ULL);
 
 // ---------------------------------------------------------------------------------------------
 // Sessions (docs/output.md "Sessions"): src/render/session.cpp

@@ -73,6 +73,40 @@ std::unique_ptr<RecordSink> make_junit_sink(Output& out);
 /// The TAP report (tap_report) as a sink: written to `out` when the run finishes.
 std::unique_ptr<RecordSink> make_tap_sink(Output& out);
 
+// ---------------------------------------------------------------------------------------------
+// Session reports (docs/report.md): src/report/view.cpp, html.cpp, otlp.cpp
+
+/// The redacted, size-limited view of `exchange` that the HTML and OTLP reports show
+/// (Record::view): the request line, headers (redact_header, at most kMaxHeaders a side), body
+/// previews (redact(), cut at a UTF-8 boundary after kBodyPreview bytes), the events of an
+/// event-stream response (the first kMaxEvents, each with its JSON-RPC role and method) and the
+/// capture's times. Never fails.
+ExchangeView make_exchange_view(const Exchange& exchange);
+
+/// Makes `json` (RFC 8259 text) safe inside an HTML `<script type="application/json">` element
+/// (HTML Living Standard §4.12.1.3, restrictions for contents of script elements): `<`, `>`, `&`
+/// and U+2028/U+2029 become `\u003c`, `\u003e`, `\u0026`, `\u2028`, `\u2029`. In valid JSON
+/// these only occur inside strings, where the escape means the same character, so no `</script>`
+/// or `<!--` can end or bend the element.
+std::string json_for_script(std::string_view json);
+
+/// The HTML session report (`--report-html`, docs/report.md): one self-contained file (inline
+/// CSS and script, no network) with every record as JSON embedded in the page, rendered by the
+/// page's script with DOM text nodes only. `stream`: the output is a file of its own, written
+/// as the records come (bounded memory); otherwise everything is written at finish().
+std::unique_ptr<RecordSink> make_html_sink(Output& out, bool stream);
+
+/// The OTLP/JSON trace report (`--report-otlp`, docs/report.md): one ExportTraceServiceRequest
+/// (opentelemetry-proto 1.x, the OTLP/JSON encoding: lowerCamelCase names, hex trace and span
+/// ids, 64-bit integers as strings, enums as integers) with one span per exchange record,
+/// status ERROR (2) for every failure (session.hpp is_failure) with the JSON-RPC error message or
+/// the detail, and the attributes of otel_attributes() plus `mcptriage.*` ones (outcome, layer,
+/// reason, source, replay). One trace per input (its id a hash of the input's name), span ids
+/// hashes of the record's source: the same capture gives the same ids. Times: the capture's
+/// (HAR `startedDateTime` and `time`), else `now_s` (seconds since the epoch: the run's clock)
+/// for start and end. `stream`: written as the records come (a file of its own).
+std::unique_ptr<RecordSink> make_otlp_sink(Output& out, bool stream, long long now_s);
+
 /// Running counts for the end-of-run summary line (constant memory, whatever the run's size).
 struct Tally {
   std::map<Outcome, std::size_t> counts;

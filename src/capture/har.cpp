@@ -1,5 +1,6 @@
 // HAR 1.2 reader (Chrome/Firefox DevTools, mitmproxy, Charles, Insomnia): one exchange per entry.
 // Spec: HAR 1.2 (softwareishard.com/blog/har-12-spec); exporter quirks: shared/capture-formats.md §3.
+#include <chrono>
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -159,6 +160,51 @@ class HarReader {
     }
   }
 
+  /// ISO 8601 date-time as HAR writes it (`2009-07-24T19:20:30.45+01:00`, `...Z`): nanoseconds
+  /// since the Unix epoch, nullopt for anything else (a date-time is only informative).
+  static std::optional<std::int64_t> iso8601_unix_ns(std::string_view s) {
+    auto digits = [&](std::size_t at, std::size_t n) -> std::optional<int> {
+      if (at + n > s.size()) return std::nullopt;
+      int v = 0;
+      for (std::size_t i = at; i < at + n; ++i) {
+        if (s[i] < '0' || s[i] > '9') return std::nullopt;
+        v = v * 10 + (s[i] - '0');
+      }
+      return v;
+    };
+    auto y = digits(0, 4), mo = digits(5, 2), d = digits(8, 2), h = digits(11, 2), mi = digits(14, 2), se = digits(17, 2);
+    if (!y || !mo || !d || !h || !mi || !se || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != ' ') ||
+        s[13] != ':' || s[16] != ':' || *mo < 1 || *mo > 12 || *d < 1 || *d > 31 || *h > 23 || *mi > 59 || *se > 60) {
+      return std::nullopt;
+    }
+    std::size_t i = 19;
+    std::int64_t frac_ns = 0;
+    if (i < s.size() && s[i] == '.') {
+      std::int64_t scale = 100000000;
+      for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, scale /= 10) frac_ns += (s[i] - '0') * scale;
+    }
+    std::int64_t offset_s = 0;
+    if (i < s.size() && (s[i] == 'Z' || s[i] == 'z')) {
+      ++i;
+    } else if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
+      auto oh = digits(i + 1, 2);
+      const std::size_t m_at = i + 3 < s.size() && s[i + 3] == ':' ? i + 4 : i + 3;
+      auto om = digits(m_at, 2);
+      if (!oh || !om) return std::nullopt;
+      offset_s = (s[i] == '-' ? -1 : 1) * (*oh * 3600 + *om * 60);
+      i = m_at + 2;
+    } else {
+      return std::nullopt;
+    }
+    if (i != s.size()) return std::nullopt;
+    const std::chrono::year_month_day ymd{std::chrono::year{*y}, std::chrono::month{static_cast<unsigned>(*mo)},
+                                          std::chrono::day{static_cast<unsigned>(*d)}};
+    if (!ymd.ok()) return std::nullopt;
+    const std::int64_t days = std::chrono::sys_days{ymd}.time_since_epoch().count();
+    const std::int64_t secs = days * 86400 + *h * 3600 + *mi * 60 + *se - offset_s;
+    return secs * 1000000000 + frac_ns;
+  }
+
   static Exchange skipped(Exchange ex, SkipReason reason, std::string detail) {
     ex.skipped = Skip{reason, std::move(detail)};
     ex.request.reset();
@@ -174,6 +220,11 @@ class HarReader {
     ex.format = CaptureFormat::har;
     if (!entry.is_object()) {
       return skipped(std::move(ex), SkipReason::invalid_entry, "log.entries[" + std::to_string(index - 1) + "] is not an object");
+    }
+    // HAR 1.2 "entries": startedDateTime (ISO 8601) and time (ms, the sum of the timings; -1: unknown).
+    if (auto started = entry.string_at("startedDateTime")) ex.time.started_unix_ns = iso8601_unix_ns(*started);
+    if (auto t = entry.get("time"); t && t->is_number()) {
+      if (auto ms = t->number(); ms && *ms >= 0 && *ms < 1e12) ex.time.duration_ms = *ms;
     }
     auto req = entry.get("request");
     auto resp = entry.get("response");

@@ -156,6 +156,8 @@ std::expected<Config, UsageError> resolve_config(const RawOptions& opt, const En
   cfg.body_file = opt.body_file;
   cfg.report_junit = opt.report_junit;
   cfg.report_tap = opt.report_tap;
+  cfg.report_html = opt.report_html;
+  cfg.report_otlp = opt.report_otlp;
   cfg.quiet = opt.quiet;
   cfg.capture.assumed_status = opt.status;
   cfg.capture.max_input = opt.max_input;

@@ -69,6 +69,8 @@ struct Config {
   std::string body_file;               ///< `--body`
   std::string report_junit;            ///< "" for none
   std::string report_tap;              ///< "" for none, "-" for standard output
+  std::string report_html;             ///< `--report-html`: "" for none, "-" for standard output
+  std::string report_otlp;             ///< `--report-otlp`: "" for none, "-" for standard output
   bool quiet = false;
   Progress progress;
   CaptureOptions capture;              ///< --status, --max-input, --max-body

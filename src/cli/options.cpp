@@ -73,6 +73,12 @@ std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const
       ->type_name("FILE");
   app.add_option("--report-tap", opt.report_tap, "Write a TAP version 13 report to FILE ('-' for stdout)")
       ->type_name("FILE");
+  app.add_option("--report-html", opt.report_html,
+                 "Write a self-contained HTML session report to FILE (timeline, filter, search; docs/report.md)")
+      ->type_name("FILE");
+  app.add_option("--report-otlp", opt.report_otlp,
+                 "Write the records as OTLP/JSON traces to FILE, one span per exchange (docs/report.md)")
+      ->type_name("FILE");
   app.add_flag("-q,--quiet", opt.quiet, "No summary line on stderr at the end");
   app.add_flag("--progress", opt.progress, "Show a progress line on stderr even when it would be hidden");
   // Sizes: a number with an optional K/M/G unit; negative or zero limits make no sense.

@@ -29,6 +29,8 @@ struct RawOptions {
   std::string manifest;                    ///< `--manifest FILE`
   std::string report_junit;                ///< `--report-junit FILE`
   std::string report_tap;                  ///< `--report-tap FILE` ("-": standard output)
+  std::string report_html;                 ///< `--report-html FILE` ("-": standard output)
+  std::string report_otlp;                 ///< `--report-otlp FILE` ("-": standard output)
   bool quiet = false;
   bool progress = false;
   bool explain = false;                    ///< `--explain`

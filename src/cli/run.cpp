@@ -204,11 +204,14 @@ ExitCode run(const Config& config, const Env&) {
     if (path.empty()) return;
     Report r{nullptr, nullptr, what, path};
     if (path != "-") r.file = std::make_unique<io::FileOutput>(path, std::string(what) + " report");
-    r.sink = make(r.file ? static_cast<Output&>(*r.file) : static_cast<Output&>(standard_output));
+    r.sink = make(r.file ? static_cast<Output&>(*r.file) : static_cast<Output&>(standard_output), r.file != nullptr);
     reports.push_back(std::move(r));
   };
-  add_report(config.report_junit, "JUnit", make_junit_sink);
-  add_report(config.report_tap, "TAP", make_tap_sink);
+  add_report(config.report_junit, "JUnit", [](Output& o, bool) { return make_junit_sink(o); });
+  add_report(config.report_tap, "TAP", [](Output& o, bool) { return make_tap_sink(o); });
+  // A file of its own is written as the records come; into standard output, after them.
+  add_report(config.report_html, "HTML", [](Output& o, bool file) { return make_html_sink(o, file); });
+  add_report(config.report_otlp, "OTLP", [&config](Output& o, bool file) { return make_otlp_sink(o, file, config.now); });
   std::vector<RecordSink*> sinks{records_sink.get()};
   for (const Report& r : reports) sinks.push_back(r.sink.get());
 

@@ -53,6 +53,7 @@ Triage::Triage(std::span<const io::Input> inputs, TriageOptions options, std::sp
     : inputs_(inputs), options_(std::move(options)), sinks_(sinks), reporter_(reporter) {
   for (const RecordSink* s : sinks_) {
     if (s->prepares() && preparer_ == nullptr) preparer_ = s;
+    views_ = views_ || s->wants_views();
   }
 }
 
@@ -78,6 +79,8 @@ void Triage::records_of(const Exchange& ex, const ContextFlags& flags, SourceRef
   auto results = classify(ex, flags, options_.now, &along);
   // For the session analysis (src/session), shared by the records of a batch reply.
   const auto facts = std::make_shared<const SessionFacts>(extract_session_facts(ex, results, along));
+  // For the session reports (--report-html, --report-otlp), shared likewise.
+  const auto view = views_ ? std::make_shared<const ExchangeView>(make_exchange_view(ex)) : nullptr;
   for (std::size_t k = 0; k < results.size(); ++k) {
     // Built in place: a Record holds some twenty strings, each moved again by a temporary.
     Record& made = out.emplace_back();
@@ -87,6 +90,7 @@ void Triage::records_of(const Exchange& ex, const ContextFlags& flags, SourceRef
     made.c = std::move(results[k]);
     made.facts = facts;
     made.timing = ex.timing;
+    made.view = view;
     // The output's text of the record, made here on the worker (JSON Lines: but its source).
     if (preparer_ != nullptr) preparer_->prepare(made, prepared.emplace_back());
   }

@@ -168,6 +168,7 @@ std::vector<Verdict> Triage::add(std::string_view line, std::size_t n,
       ++records_;
       tally_.add(rec.c.outcome, result.has_expectation, result.passed);
       if (jsonl) {
+        rec.facts = std::make_shared<const SessionFacts>(facts);  // for the otel member (mcp.session.id)
         std::string text = render_jsonl(rec, opt_.input_name);
         const std::string extra = live_members ? live_members(v) : std::string();
         if (!extra.empty() && !text.empty() && text.back() == '}') {

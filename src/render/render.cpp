@@ -353,6 +353,9 @@ void append_jsonl_tail(std::string& out, const Record& r) {
   }
   put("]");
   if (any_bytes) put(",\"warnings_bytes\":[", bytes, "]");
+  // The OpenTelemetry semantic-convention attributes (docs/output.md "otel").
+  put(",");
+  append_otel_member(out, r);
   put("}");
 }
 

@@ -318,6 +318,37 @@ har_holds "one session summary, last: 10 entries, 2 skipped, first failure the 5
 echo "# mcptriage --format table over the recorded HAR:"
 "$BIN" --format table --color never -q "$HAR" 2>&1 | sed 's/^/# /' || true
 
+# --- the session reports of the recorded HAR (docs/report.md), checked as tests/report does ---
+# The HTML report in headless Chromium and the OTLP report through the opentelemetry-proto
+# definitions (tests/report/browser.cjs, otlp_check.cjs); the screenshot is kept in the work
+# folder (or $REPORT_ARTIFACTS).
+REPORT_DIR=$(cd "$RS_DIR/../report" && pwd)
+if [[ -z $HARS ]]; then
+  not_ok "har report: a HAR to report on" "no records"
+elif [[ ! -x ${CHROMIUM:-/usr/bin/chromium} ]]; then
+  echo "# har report: skipped: no chromium (scripts/setup installs it)"
+else
+  [[ -d $REPORT_DIR/node_modules/playwright-core ]] || (cd "$REPORT_DIR" && npm ci --no-audit --no-fund) >&2
+  rc=0
+  "$BIN" --format jsonl -q --report-html "$RES/har.html" --report-otlp "$RES/har.otlp.json" "$HAR" >/dev/null 2>"$RES/har-report.stderr" || rc=$?
+  if ((rc == 0)); then ok "har report: mcptriage writes both reports"
+  else not_ok "har report: mcptriage writes both reports" "exit $rc: $(one_line "$RES/har-report.stderr")"; fi
+  n=$(jq '[.[] | select(.kind == "exchange")] | length' <<<"$HARS")
+  f=$(jq '[.[] | select(.kind == "exchange" and (.outcome | IN("HTTP_ERROR","INVALID_HTTP_RESPONSE","STREAM_INCOMPLETE","MALFORMED_JSON","INVALID_ENVELOPE","JSONRPC_ERROR","INVALID_TOOL_RESULT","INVALID_RESULT","TOOL_ERROR")))] | length' <<<"$HARS")
+  art=${REPORT_ARTIFACTS:-$WORK}
+  mkdir -p "$art"
+  while IFS= read -r line; do
+    case $line in
+      "ok - "*) ok "har report: ${line#ok - }" ;;
+      "not ok - "*) not_ok "har report: ${line#not ok - }" "see above" ;;
+    esac
+  done < <(cd "$REPORT_DIR" && CHROMIUM=${CHROMIUM:-/usr/bin/chromium} node browser.cjs "$RES/har.html" "$art/real-server-har.png" "$n" "$f" --replays 2>&1
+           node otlp_check.cjs "$RES/har.otlp.json" "$n" "$f" 2>&1)
+  if jq -e '[.resourceSpans[].scopeSpans[].spans[].attributes[] | select(.key == "mcptriage.time_source") | .value.stringValue] | length > 0 and all(. == "capture")' \
+    "$RES/har.otlp.json" >/dev/null 2>&1; then ok "har report: every span's times come from the HAR"
+  else not_ok "har report: every span's times come from the HAR" "$(head -c 300 "$RES/har.otlp.json")"; fi
+fi
+
 # --- for humans: the whole session as a table -------------------------------------------
 echo "# mcptriage --format table over this run's captures:"
 files=()

@@ -1,0 +1,130 @@
+// The session reports' building blocks (report.hpp): the JSON embedded in the HTML page, the
+// redacted exchange view, the HAR times it carries, and the HTML and OTLP sinks.
+#include <gtest/gtest.h>
+
+#include "mcptriage/capture.hpp"
+#include "mcptriage/report.hpp"
+
+namespace {
+
+using mcptriage::Exchange;
+
+TEST(JsonForScript, NothingCanEndOrBendTheScriptElement) {
+  const std::string in = R"({"a":"</script><script>x()</script><!-- -->&)" "\xE2\x80\xA8\xE2\x80\xA9" R"("})";
+  const std::string out = mcptriage::json_for_script(in);
+  EXPECT_EQ(out.find('<'), std::string::npos);
+  EXPECT_EQ(out.find('>'), std::string::npos);
+  EXPECT_EQ(out.find('&'), std::string::npos);
+  EXPECT_EQ(out.find("\xE2\x80\xA8"), std::string::npos);
+  EXPECT_EQ(out, R"({"a":"\u003c/script\u003e\u003cscript\u003ex()\u003c/script\u003e\u003c!-- --\u003e\u0026\u2028\u2029"})");
+  // Other UTF-8 passes through.
+  EXPECT_EQ(mcptriage::json_for_script("\"\xE2\x80\x94\""), "\"\xE2\x80\x94\"");
+}
+
+TEST(ExchangeView, RedactsHeadersAndBodiesAndCutsPreviews) {
+  Exchange ex;
+  ex.request = mcptriage::Request{};
+  ex.request->method_line = "POST";
+  ex.request->target = "https://user:pw@example.com/mcp?token=abc123";
+  ex.request->headers = {{"Authorization", "Bearer sk-live-secret"}, {"Mcp-Session-Id", "0123456789abcdef"}};
+  ex.request->body = R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"password":"hunter2"}}})";
+  ex.response.headers = {{"Set-Cookie", "sid=cookie-secret; Path=/"}, {"Content-Type", "application/json"}};
+  ex.response.body = std::string(5000, 'a') + "\xC3\xA9";
+  const auto v = mcptriage::make_exchange_view(ex);
+  EXPECT_EQ(v.http_method, "POST");
+  EXPECT_EQ(v.target.find("pw@"), std::string::npos);
+  EXPECT_EQ(v.target.find("abc123"), std::string::npos);
+  ASSERT_EQ(v.request_headers.size(), 2u);
+  EXPECT_EQ(v.request_headers[0].value, "Bearer [REDACTED]");
+  EXPECT_EQ(v.request_headers[1].value.find("0123456789abcdef"), std::string::npos);
+  EXPECT_EQ(v.request_body.find("hunter2"), std::string::npos);
+  EXPECT_EQ(v.response_headers[0].value.find("cookie-secret"), std::string::npos);
+  EXPECT_EQ(v.response_body.size(), mcptriage::ExchangeView::kBodyPreview);
+  EXPECT_EQ(v.response_body_size, 5002u);
+}
+
+TEST(ExchangeView, ListsTheEventsOfAStreamWithTheirRoles) {
+  Exchange ex;
+  ex.response.headers = {{"Content-Type", "text/event-stream"}};
+  ex.response.body =
+      "id: 1\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{}}\n\n"
+      "id: 2\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"sampling/createMessage\",\"params\":{}}\n\n"
+      "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n"
+      "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"res";
+  const auto v = mcptriage::make_exchange_view(ex);
+  ASSERT_EQ(v.events.size(), 3u);
+  EXPECT_EQ(v.events_total, 3u);
+  EXPECT_TRUE(v.stream_unterminated);
+  EXPECT_EQ(v.events[0].role, "notification");
+  EXPECT_EQ(v.events[0].method, "notifications/progress");
+  EXPECT_EQ(v.events[0].id, "1");
+  EXPECT_EQ(v.events[1].role, "request");
+  EXPECT_EQ(v.events[1].method, "sampling/createMessage");
+  EXPECT_EQ(v.events[2].role, "response");
+}
+
+TEST(ExchangeView, CarriesTheHarTimes) {
+  const std::string har =
+      R"({"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":[{"startedDateTime":"2026-11-30T10:00:01.250+01:00","time":42.5,)"
+      R"("request":{"method":"POST","url":"http://h/mcp","httpVersion":"HTTP/1.1","headers":[],"postData":{"mimeType":"application/json","text":"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"}},)"
+      R"("response":{"status":200,"statusText":"OK","httpVersion":"HTTP/1.1","headers":[{"name":"Content-Type","value":"application/json"}],"content":{"size":36,"mimeType":"application/json","text":"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"}}}]}})";
+  auto exs = mcptriage::read_capture(har, "t.har");
+  ASSERT_TRUE(exs);
+  ASSERT_EQ(exs->size(), 1u);
+  const auto v = mcptriage::make_exchange_view(exs->front());
+  // 2026-11-30T09:00:01.25Z
+  ASSERT_TRUE(v.started_unix_ns);
+  EXPECT_EQ(*v.started_unix_ns, 1796029201250000000LL);
+  ASSERT_TRUE(v.duration_ms);
+  EXPECT_DOUBLE_EQ(*v.duration_ms, 42.5);
+}
+
+TEST(HtmlSink, EmbedsRecordsWithoutMarkupFromTheCapture) {
+  mcptriage::StringOutput out;
+  auto sink = mcptriage::make_html_sink(out, false);
+  sink->begin_input(mcptriage::InputInfo{0, "in<put>.txt"});
+  mcptriage::Record r;
+  r.source = mcptriage::SourceRef{0, 1, std::nullopt};
+  r.c.outcome = mcptriage::Outcome::TOOL_ERROR;
+  r.c.layer = mcptriage::Layer::application;
+  r.c.detail = "</script><script>alert(1)</script>";
+  sink->record(r, mcptriage::Check{}, {});
+  sink->finish();
+  const std::string& html = out.text;
+  EXPECT_EQ(html.find("alert(1)</script>"), std::string::npos);
+  EXPECT_NE(html.find("\\u003c/script\\u003e\\u003cscript\\u003ealert(1)"), std::string::npos);
+  EXPECT_EQ(html.find("in<put>"), std::string::npos);
+  // Exactly the page's own two script elements, no external resource.
+  std::size_t scripts = 0;
+  for (std::size_t at = html.find("<script"); at != std::string::npos; at = html.find("<script", at + 1)) ++scripts;
+  EXPECT_EQ(scripts, 2u);
+  EXPECT_EQ(html.find("src="), std::string::npos);
+  EXPECT_EQ(html.find("http://"), std::string::npos);
+}
+
+TEST(OtlpSink, OneSpanPerRecordWithErrorStatusForFailures) {
+  mcptriage::StringOutput out;
+  auto sink = mcptriage::make_otlp_sink(out, false, 1764633600);
+  sink->begin_input(mcptriage::InputInfo{0, "a.txt"});
+  mcptriage::Record ok;
+  ok.source = mcptriage::SourceRef{0, 1, std::nullopt};
+  ok.c.outcome = mcptriage::Outcome::TOOL_SUCCESS;
+  ok.c.method = "tools/call";
+  ok.c.tool = "echo";
+  sink->record(ok, mcptriage::Check{}, {});
+  mcptriage::Record bad = ok;
+  bad.source.exchange = 2;
+  bad.c.outcome = mcptriage::Outcome::JSONRPC_ERROR;
+  bad.c.error_code = -32602;
+  bad.c.error_message = "bad params";
+  sink->record(bad, mcptriage::Check{}, {});
+  sink->finish();
+  const std::string& j = out.text;
+  EXPECT_NE(j.find(R"("name":"tools/call echo","kind":3,"startTimeUnixNano":"1764633600000000000")"), std::string::npos);
+  EXPECT_NE(j.find(R"({"key":"error.type","value":{"stringValue":"-32602"}})"), std::string::npos);
+  EXPECT_NE(j.find(R"("status":{"message":"bad params","code":2})"), std::string::npos);
+  EXPECT_NE(j.find(R"("status":{}})"), std::string::npos);  // the success: status unset
+  EXPECT_EQ(j.rfind("{\"resourceSpans\":[", 0), 0u);
+}
+
+}  // namespace
