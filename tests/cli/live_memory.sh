@@ -8,9 +8,12 @@
 # events of other types, text that is not JSON, a tail cut inside an event), a tools/list result
 # (the session facts read its deciding event), an idle timeout on a summarised stream.
 # LIVE_MEMORY_EVENTS (default 1000000) sets the size of the big stream (docs: a 10-million run).
-# Usage: live_memory.sh MCPTRIAGE_BINARY   (exit 77: jq, python3 or /usr/bin/time missing)
+# Usage: live_memory.sh MCPTRIAGE_BINARY [plain|sanitized]   (exit 77: jq, python3 or /usr/bin/time missing)
+# sanitized (the ASan build): peak RSS is reported, not bounded (ASan's quarantine keeps freed
+# memory, about 0.5 GB here), as in tests/hostile; every other check holds.
 set -u
 bin=$1
+mode=${2:-plain}
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/lib.sh"
 for t in jq python3 /usr/bin/time; do
@@ -33,7 +36,11 @@ rss=$(tail -n 1 "$tmp/rss")
 sleep 0.2  # the byte count's subshell
 echo "# $events events, $(cat "$tmp/bytes") bytes: peak RSS $rss KiB (bound $bound_kib KiB)"
 check "the stream is far larger than the bound" test "$(cat "$tmp/bytes")" -gt $((bound_kib * 1024 * 2))
-check "peak RSS under the documented bound" test "$rss" -lt "$bound_kib"
+if [ "$mode" = sanitized ]; then
+  echo "# sanitized build: peak RSS reported, not bounded (ASan quarantine)"
+else
+  check "peak RSS under the documented bound" test "$rss" -lt "$bound_kib"
+fi
 check "TOOL_SUCCESS, every event counted" \
   jqe --argjson n "$events" '.outcome == "TOOL_SUCCESS" and .stream.events == $n + 1' "$tmp/big.jsonl"
 check "the notifications counted in a warning" \
