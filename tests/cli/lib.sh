@@ -16,3 +16,13 @@ finish() {
   echo "$PASS passed, $FAIL failed"
   [ "$FAIL" = 0 ]
 }
+# `need_tools TOOL...`: skip the test (exit 77, ctest's SKIP_RETURN_CODE) unless every TOOL runs.
+need_tools() {
+  local t
+  for t in "$@"; do
+    if ! command -v "$t" >/dev/null; then
+      echo "skip: needs $t"
+      exit 77
+    fi
+  done
+}

@@ -12,12 +12,7 @@ bin=$1
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 source "$here/lib.sh"
-for t in jq python3; do
-  if ! command -v "$t" >/dev/null; then
-    echo "skip: needs $t"
-    exit 77
-  fi
-done
+need_tools jq python3
 gen=$here/sse_gen.py
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

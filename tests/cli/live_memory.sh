@@ -16,12 +16,7 @@ bin=$1
 mode=${2:-plain}
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/lib.sh"
-for t in jq python3 /usr/bin/time; do
-  if ! command -v "$t" >/dev/null; then
-    echo "skip: needs $t"
-    exit 77
-  fi
-done
+need_tools jq python3 /usr/bin/time
 gen=$here/sse_gen.py
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
