@@ -3,6 +3,7 @@
 #include <chrono>
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -161,7 +162,8 @@ class HarReader {
   }
 
   /// ISO 8601 date-time as HAR writes it (`2009-07-24T19:20:30.45+01:00`, `...Z`): nanoseconds
-  /// since the Unix epoch, nullopt for anything else (a date-time is only informative).
+  /// since the Unix epoch, nullopt for anything else, and for instants before 1970 or past
+  /// 2262-04-11 that 64-bit nanoseconds cannot hold (a date-time is only informative).
   static std::optional<std::int64_t> iso8601_unix_ns(std::string_view s) {
     auto digits = [&](std::size_t at, std::size_t n) -> std::optional<int> {
       if (at + n > s.size()) return std::nullopt;
@@ -202,6 +204,10 @@ class HarReader {
     if (!ymd.ok()) return std::nullopt;
     const std::int64_t days = std::chrono::sys_days{ymd}.time_since_epoch().count();
     const std::int64_t secs = days * 86400 + *h * 3600 + *mi * 60 + *se - offset_s;
+    // Nanoseconds since the epoch fit in 64 bits from 1970 to 2262-04-11; a date-time outside
+    // that span (a year 0000 or 9999 written by a broken exporter) is not a usable start time.
+    constexpr std::int64_t kMaxSecs = std::numeric_limits<std::int64_t>::max() / 1000000000 - 1;
+    if (secs < 0 || secs > kMaxSecs) return std::nullopt;
     return secs * 1000000000 + frac_ns;
   }
 

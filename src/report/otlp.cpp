@@ -4,6 +4,7 @@
 // as decimal strings, enums as integers.
 #include <fmt/format.h>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -67,7 +68,11 @@ class OtlpSink final : public RecordSink {
     const bool timed = v != nullptr && v->started_unix_ns.has_value();
     const long long start = timed ? *v->started_unix_ns : now_ns_;
     long long end = start;
-    if (timed && v->duration_ms) end = start + static_cast<long long>(*v->duration_ms * 1e6);
+    if (timed && v->duration_ms) {
+      // duration_ms is below 1e12 (the HAR reader's bound); the end saturates rather than wraps.
+      const auto dur = static_cast<long long>(*v->duration_ms * 1e6);
+      end = start > std::numeric_limits<long long>::max() - dur ? std::numeric_limits<long long>::max() : start + dur;
+    }
     s += fmt::format(
         "{{\"traceId\":\"{}\",\"spanId\":\"{:016x}\",\"name\":{},\"kind\":{},\"startTimeUnixNano\":\"{}\","
         "\"endTimeUnixNano\":\"{}\",\"attributes\":[",

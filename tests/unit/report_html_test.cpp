@@ -79,6 +79,28 @@ TEST(ExchangeView, CarriesTheHarTimes) {
   EXPECT_DOUBLE_EQ(*v.duration_ms, 42.5);
 }
 
+// Found by fuzz_read_capture in CI: a year-0001 startedDateTime overflowed the signed
+// nanosecond product (UBSan). Instants 64-bit nanoseconds cannot hold carry no start time; the
+// last representable second, and the Unix epoch itself, still do.
+TEST(ExchangeView, HarTimesOutsideTheNanosecondRangeCarryNoStart) {
+  auto started = [](std::string_view when) {
+    const std::string har =
+        R"({"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":[{"startedDateTime":")" +
+        std::string(when) +
+        R"(","time":999999999999,"request":{"method":"POST","url":"http://h/mcp","httpVersion":"HTTP/1.1","headers":[]},)"
+        R"("response":{"status":200,"statusText":"OK","httpVersion":"HTTP/1.1","headers":[],"content":{"size":0,"mimeType":"application/json","text":""}}}]}})";
+    auto exs = mcptriage::read_capture(har, "t.har");
+    EXPECT_TRUE(exs);
+    return exs && !exs->empty() ? mcptriage::make_exchange_view(exs->front()).started_unix_ns : std::nullopt;
+  };
+  EXPECT_FALSE(started("0001-01-01T00:00:00Z"));
+  EXPECT_FALSE(started("9999-12-31T23:59:59.999+14:00"));
+  EXPECT_FALSE(started("1969-12-31T23:59:59Z"));
+  EXPECT_FALSE(started("2262-04-11T23:47:17Z"));
+  EXPECT_EQ(started("1970-01-01T00:00:00Z"), 0LL);
+  EXPECT_EQ(started("2262-04-11T23:47:15Z"), 9223372035000000000LL);
+}
+
 TEST(HtmlSink, EmbedsRecordsWithoutMarkupFromTheCapture) {
   mcptriage::StringOutput out;
   auto sink = mcptriage::make_html_sink(out, false);
@@ -125,6 +147,26 @@ TEST(OtlpSink, OneSpanPerRecordWithErrorStatusForFailures) {
   EXPECT_NE(j.find(R"("status":{"message":"bad params","code":2})"), std::string::npos);
   EXPECT_NE(j.find(R"("status":{}})"), std::string::npos);  // the success: status unset
   EXPECT_EQ(j.rfind("{\"resourceSpans\":[", 0), 0u);
+}
+
+// The latest start a HAR can carry plus the longest duration it can carry overflowed the
+// span's end time; the end saturates at the largest fixed64 value that is also an int64.
+TEST(OtlpSink, EndTimeSaturatesInsteadOfWrapping) {
+  mcptriage::StringOutput out;
+  auto sink = mcptriage::make_otlp_sink(out, false, 1764633600);
+  sink->begin_input(mcptriage::InputInfo{0, "a.har"});
+  auto view = std::make_shared<mcptriage::ExchangeView>();
+  view->started_unix_ns = 9223372035000000000LL;
+  view->duration_ms = 999999999999.0;
+  mcptriage::Record r;
+  r.source = mcptriage::SourceRef{0, 1, std::nullopt};
+  r.c.outcome = mcptriage::Outcome::TOOL_SUCCESS;
+  r.view = view;
+  sink->record(r, mcptriage::Check{}, {});
+  sink->finish();
+  EXPECT_NE(out.text.find(R"("startTimeUnixNano":"9223372035000000000","endTimeUnixNano":"9223372036854775807")"),
+            std::string::npos)
+      << out.text;
 }
 
 }  // namespace
