@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <expected>
+#include <functional>
 #include <optional>
 #include <string>
 #include <span>
@@ -37,6 +38,9 @@ struct CaptureOptions {
   /// beside a curl `-v` `X-stderr.txt`). Read by the curl `-v` reader; other formats ignore
   /// it with a warning. Not owned: must outlive the read_capture call.
   std::optional<std::string_view> separate_body = std::nullopt;
+  /// The caller promises 64 readable bytes after the input it passes (it was read with room to
+  /// spare), so a large JSON document (a HAR file) is parsed in place instead of copied first.
+  bool padded = false;
 };
 
 /// Detects the capture format of `bytes` and reads every exchange in it.
@@ -50,6 +54,20 @@ struct CaptureOptions {
 std::expected<std::vector<Exchange>, CaptureError> read_capture(std::string_view bytes,
                                                                 std::string_view name,
                                                                 const CaptureOptions& options = {});
+
+/// Receives the exchanges of one input in order, a batch at a time (read_capture_batches). The
+/// batch may be moved from. `from_start`: the reading started again from the first exchange (a
+/// HAR file read a second way, as one document, after its entry-by-entry reading stopped
+/// short): drop what the earlier batches gave.
+using ExchangeBatches = std::function<void(std::vector<Exchange>& batch, bool from_start)>;
+
+/// read_capture, handing the exchanges over in batches as they are read, so the entries of a
+/// large HAR file are never all in memory at once (every other format comes as one batch).
+/// The same exchanges as read_capture, in the same order. Returns how many were handed over,
+/// or the error, in which case whatever was handed over is to be dropped.
+std::expected<std::size_t, CaptureError> read_capture_batches(std::string_view bytes, std::string_view name,
+                                                              const CaptureOptions& options,
+                                                              const ExchangeBatches& batches);
 
 // Block-wise reading of JSON Lines logs, so that a log of any size is read in bounded memory and
 // by several threads (the CLI's streaming path; docs/performance.md).

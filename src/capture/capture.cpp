@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstddef>
 #include <exception>
+#include <functional>
 #include <new>
 #include <string>
 #include <utility>
@@ -28,18 +29,24 @@ using ReadFn = std::expected<std::vector<Exchange>, CaptureError> (*)(std::strin
                                                                      std::string_view,
                                                                      const CaptureOptions&);
 
-/// One supported capture format: a cheap test on the normalised input, and its reader.
+using ReadBatchesFn = std::expected<std::vector<Exchange>, CaptureError> (*)(std::string_view, std::string_view,
+                                                                             const CaptureOptions&,
+                                                                             const ExchangeBatches&);
+
+/// One supported capture format: a cheap test on the normalised input, and its reader; a
+/// reader that can hand its exchanges over in batches has a second entry point for it.
 struct Format {
   std::string_view id;
   bool (*sniff)(std::string_view text);
   ReadFn read;
+  ReadBatchesFn read_batches = nullptr;
 };
 
 // The first format whose sniff accepts the input reads it, so more specific formats go first:
 // HAR, JSON Lines and curl -v/trace readers belong above the bare-body fallbacks.
 constexpr std::array kFormats = {
     Format{"http-text", sniff_http_text, capture::read_http_text},
-    Format{"har", capture::sniff_har, capture::read_har},
+    Format{"har", capture::sniff_har, capture::read_har, capture::read_har_batches},
     Format{"json-lines", capture::sniff_json_lines, capture::read_json_lines},
     Format{"curl-v", capture::sniff_curl_verbose, capture::read_curl_verbose},
     Format{"bare-json", sniff_bare_json, capture::read_bare_json},
@@ -154,10 +161,13 @@ bool looks_mitmproxy_flow(std::string_view s) {
   return i > 0 && s.substr(i, 8) == ":4:type;";
 }
 
+/// The exchanges of `bytes`; with `batches`, a reader that can hands them over there instead
+/// (each wrapper on the way adds what read_any adds to the returned ones) and returns none.
 std::expected<std::vector<Exchange>, CaptureError> read_any(std::string_view bytes,
                                                             std::string_view name,
                                                             const CaptureOptions& options,
-                                                            bool inside_gzip) {
+                                                            bool inside_gzip,
+                                                            const ExchangeBatches* batches = nullptr) {
   if (bytes.empty()) return std::unexpected(CaptureError{"empty input"});
   // pcap (either byte order) and pcapng section header block magic.
   if (starts_with_bytes(bytes, "\xd4\xc3\xb2\xa1") ||
@@ -181,10 +191,20 @@ std::expected<std::vector<Exchange>, CaptureError> read_any(std::string_view byt
       return std::unexpected(CaptureError{"gzip input inflates to more than --max-input (" +
                                           std::to_string(options.max_input) + " bytes)"});
     }
-    auto result = read_any(inflated->bytes, name, options, true);
-    if (result) {
-      for (Exchange& ex : *result) ex.warnings.push_back("input was gzip-compressed");
+    CaptureOptions inner = options;
+    inner.padded = false;  // the inflated copy has no room promised after it
+    auto warn = [](std::vector<Exchange>& exchanges) {
+      for (Exchange& ex : exchanges) ex.warnings.push_back("input was gzip-compressed");
+    };
+    ExchangeBatches warned;
+    if (batches != nullptr) {
+      warned = [&](std::vector<Exchange>& batch, bool from_start) {
+        warn(batch);
+        (*batches)(batch, from_start);
+      };
     }
+    auto result = read_any(inflated->bytes, name, inner, true, batches != nullptr ? &warned : nullptr);
+    if (result) warn(*result);
     return result;
   }
 
@@ -205,14 +225,26 @@ std::expected<std::vector<Exchange>, CaptureError> read_any(std::string_view byt
     return std::unexpected(CaptureError{
         "mitmproxy flow file: unsupported, export it as HAR (mitmdump --set hardump=FILE)"});
   }
+  CaptureOptions as_read = options;
+  as_read.padded = options.padded && !ansi;  // `stripped` has no room promised after it
+  auto warn = [ansi](std::vector<Exchange>& exchanges) {
+    if (!ansi) return;
+    for (Exchange& ex : exchanges) ex.warnings.push_back("ANSI escape sequences removed (terminal recording)");
+  };
   for (const Format& format : kFormats) {
     if (!format.sniff(text)) continue;
-    auto result = format.read(format.id == "json-lines" && !ansi ? lines : text, name, options);
-    if (result && ansi) {
-      for (Exchange& ex : *result) {
-        ex.warnings.push_back("ANSI escape sequences removed (terminal recording)");
-      }
+    const std::string_view input = format.id == "json-lines" && !ansi ? lines : text;
+    std::expected<std::vector<Exchange>, CaptureError> result;
+    if (batches != nullptr && format.read_batches != nullptr) {
+      const ExchangeBatches warned = [&](std::vector<Exchange>& batch, bool from_start) {
+        warn(batch);
+        (*batches)(batch, from_start);
+      };
+      result = format.read_batches(input, name, as_read, warned);
+    } else {
+      result = format.read(input, name, as_read);
     }
+    if (result) warn(*result);
     return result;
   }
   // Redacted before it is made printable: escaping first turned a tab after `Bearer` into the
@@ -258,6 +290,30 @@ std::expected<std::vector<Exchange>, CaptureError> read_capture(std::string_view
       read_requests(*result);
     }
     return result;
+  } catch (const std::bad_alloc&) {
+    return std::unexpected(CaptureError{"out of memory while reading the capture"});
+  } catch (const std::exception& e) {
+    return std::unexpected(CaptureError{std::string("internal error while reading the capture: ") +
+                                        e.what()});
+  }
+}
+
+std::expected<std::size_t, CaptureError> read_capture_batches(std::string_view bytes, std::string_view name,
+                                                              const CaptureOptions& options,
+                                                              const ExchangeBatches& batches) {
+  std::size_t count = 0;
+  const ExchangeBatches finished = [&](std::vector<Exchange>& batch, bool from_start) {
+    limit_bodies(batch, options.max_body);
+    read_requests(batch);
+    if (from_start) count = 0;
+    count += batch.size();
+    batches(batch, from_start);
+  };
+  try {
+    auto rest = read_any(bytes, name, options, false, &finished);
+    if (!rest) return std::unexpected(std::move(rest.error()));
+    if (!rest->empty()) finished(*rest, false);  // a reader without batches: everything at once
+    return count;
   } catch (const std::bad_alloc&) {
     return std::unexpected(CaptureError{"out of memory while reading the capture"});
   } catch (const std::exception& e) {

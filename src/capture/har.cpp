@@ -118,8 +118,43 @@ class HarReader {
  public:
   HarReader(std::string_view name, const CaptureOptions& options) : name_(name), options_(options) {}
 
-  std::expected<std::vector<Exchange>, CaptureError> read(std::string_view bytes) {
-    auto root = doc_parser_.parse(bytes);
+  /// The exchanges, all returned, or (with `batches`) handed over kBatch at a time.
+  std::expected<std::vector<Exchange>, CaptureError> read(std::string_view bytes, const ExchangeBatches* batches) {
+    // The entries one at a time (simdjson On-Demand over the file, one entry's tree at a time):
+    // the file's size in memory rather than a tree of the whole file beside it. Any fault, or
+    // anything this walk does not follow, is read again as one document below, which says why.
+    static constexpr std::string_view kEntries[] = {"log", "entries"};
+    std::vector<Exchange> out;
+    std::size_t index = 0;
+    bool handed_over = false;
+    auto hand_over = [&] {
+      if (batches == nullptr || out.empty()) return;
+      (*batches)(out, false);
+      out.clear();
+      handed_over = true;
+    };
+    if (json::for_each_element_at(bytes, options_.padded, kEntries, [&](View entry) {
+          out.push_back(read_entry(entry, ++index));
+          if (out.size() == kBatch) hand_over();
+        })) {
+      if (index == 0) {
+        return std::unexpected(CaptureError{"HAR: \"log.entries\" is empty: the archive recorded no request"});
+      }
+      hand_over();
+      return out;
+    }
+    out.clear();
+    auto whole = read_document(bytes);
+    if (whole && batches != nullptr) {
+      (*batches)(*whole, handed_over);
+      whole->clear();
+    }
+    return whole;
+  }
+
+ private:
+  std::expected<std::vector<Exchange>, CaptureError> read_document(std::string_view bytes) {
+    auto root = doc_parser_.parse(bytes, options_.padded);
     if (!root) return std::unexpected(CaptureError{parse_error_text(root.error())});
     auto log = root->get("log");
     if (!log || !log->is_object()) {
@@ -142,7 +177,7 @@ class HarReader {
     return out;
   }
 
- private:
+  static constexpr std::size_t kBatch = 256;  ///< entries per batch handed over
   std::string_view name_;
   const CaptureOptions& options_;
   json::Parser doc_parser_;
@@ -386,7 +421,14 @@ bool sniff_har(std::string_view text) {
 std::expected<std::vector<Exchange>, CaptureError> read_har(std::string_view bytes, std::string_view name,
                                                             const CaptureOptions& options) {
   HarReader reader(name, options);
-  return reader.read(bytes);
+  return reader.read(bytes, nullptr);
+}
+
+std::expected<std::vector<Exchange>, CaptureError> read_har_batches(std::string_view bytes, std::string_view name,
+                                                                    const CaptureOptions& options,
+                                                                    const ExchangeBatches& batches) {
+  HarReader reader(name, options);
+  return reader.read(bytes, &batches);
 }
 
 }  // namespace mcptriage::capture

@@ -57,6 +57,11 @@ bool sniff_har(std::string_view text);
 /// status 0 or an `_error` gives BodyState::not_captured. Errors: not JSON, no `log.entries`.
 std::expected<std::vector<Exchange>, CaptureError> read_har(std::string_view bytes, std::string_view name,
                                                             const CaptureOptions& options);
+/// read_har handing the entries to `batches` a few hundred at a time as they are read (the
+/// returned vector is then empty): memory holds the file and one batch, not every exchange.
+std::expected<std::vector<Exchange>, CaptureError> read_har_batches(std::string_view bytes, std::string_view name,
+                                                                    const CaptureOptions& options,
+                                                                    const ExchangeBatches& batches);
 
 /// JSON Lines: the first line is a JSON object on its own, and either it looks like a logged
 /// exchange (`status`, `http`, `response`, `dir`, ...) or another object follows on a later line.

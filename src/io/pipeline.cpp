@@ -371,13 +371,28 @@ class Pipeline final : public Feed {
           body = std::move(*read);
           capture.separate_body = body;
         }
-        auto exchanges = read_capture(u.data, in.name, capture);
-        std::string().swap(u.data);  // the exchanges own their bytes
-        if (!exchanges) {
-          u.error = std::move(exchanges.error().message);
+        capture.padded = u.data.capacity() - u.data.size() >= json::kPadding;
+        // Classified batch by batch as read (a large HAR's exchanges are never all in memory).
+        const ContextFlags& flags = work_fn_.context(u.input);
+        std::size_t numbered = 0;
+        auto count = read_capture_batches(u.data, in.name, capture, [&](std::vector<Exchange>& batch, bool from_start) {
+          if (from_start) {
+            u.records.clear();
+            u.prepared.clear();
+            numbered = 0;
+          }
+          for (const Exchange& ex : batch) {
+            work_fn_.records_of(ex, flags, SourceRef{u.input, ++numbered, std::nullopt}, u.records, u.prepared);
+          }
+        });
+        std::string().swap(u.data);
+        if (!count) {
+          u.records.clear();
+          u.prepared.clear();
+          u.error = std::move(count.error().message);
           break;
         }
-        classify_all(u, *exchanges, work_fn_.context(u.input));
+        u.exchanges = numbered;
         break;
       }
       case Unit::Kind::block: {

@@ -15,6 +15,8 @@
 #include <new>
 #include <vector>
 
+#include "json/dom.hpp"
+
 namespace mcptriage::io {
 
 namespace {
@@ -63,7 +65,11 @@ std::expected<std::string, ReadError> read_all(int fd, std::size_t limit, std::s
   // Small inputs and regular files: one buffer, no join. Bytes already read come first.
   std::string first = std::move(head);
   std::size_t used = first.size();
-  if (used == 0) first.resize(std::min(size_hint > 0 ? size_hint + 1 : kFirstChunk, limit == SIZE_MAX ? limit : limit + 1));
+  if (used == 0) {
+    const std::size_t want = std::min(size_hint > 0 ? size_hint + 1 : kFirstChunk, limit == SIZE_MAX ? limit : limit + 1);
+    first.reserve(want + json::kPadding);  // a large document is then parsed in place (CaptureOptions::padded)
+    first.resize(want);
+  }
   while (true) {
     char* dst;
     std::size_t room;
@@ -100,7 +106,7 @@ std::expected<std::string, ReadError> read_all(int fd, std::size_t limit, std::s
     return first;
   }
   std::string out;
-  out.reserve(total);
+  out.reserve(total + json::kPadding);
   out.append(first.data(), used);
   std::string().swap(first);
   for (std::size_t b = 0; b < blocks.size(); ++b) {

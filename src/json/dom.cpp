@@ -192,6 +192,7 @@ MemberIterator& MemberIterator::operator++() {
 
 struct Parser::Impl {
   simdjson::dom::parser parser;
+  std::size_t max_depth = kMaxDepth;
   Leniency leniency;
   Replaced replaced;
   bool registered = false;
@@ -207,6 +208,9 @@ struct Parser::Impl {
 simdjson::dom::parser& detail::Access::parser(Parser& p) noexcept { return p.impl_->parser; }
 
 Parser::Parser() : impl_(std::make_unique<Impl>()) {}
+Parser::Parser(std::size_t max_depth) : impl_(std::make_unique<Impl>()) {
+  impl_->max_depth = std::clamp<std::size_t>(max_depth, 1, kMaxDepth);
+}
 Parser::~Parser() {
   if (impl_) impl_->forget_replaced();
 }
@@ -217,9 +221,15 @@ std::size_t Parser::capacity() const { return impl_->parser.capacity(); }
 
 const Leniency& Parser::leniency() const { return impl_->leniency; }
 
-simdjson::simdjson_result<element> parse(simdjson::dom::parser& parser, std::string_view text, bool padded) {
+simdjson::simdjson_result<element> parse(simdjson::dom::parser& parser, std::string_view text, bool padded,
+                                         std::size_t max_depth) {
   if (parser.capacity() > kKeptParserCapacity && text.size() <= kKeptParserCapacity) {
     parser = simdjson::dom::parser();  // gives back the large buffers (and the padded copy)
+  }
+  // A fresh parser has simdjson's default depth (kMaxDepth); parse() keeps whatever depth the
+  // parser was allocated with when it grows.
+  if (parser.max_depth() != max_depth) {
+    if (auto err = parser.allocate(std::max<std::size_t>(text.size(), kPadding), max_depth)) return err;
   }
   return parser.parse(text.data(), text.size(), /*realloc_if_needed=*/!padded);
 }
@@ -245,15 +255,15 @@ std::expected<View, ParseError> Parser::parse(std::string_view text, bool padded
   Impl& impl = *impl_;
   if (impl.registered || impl.leniency.any()) impl.forget_replaced();
   element root;
-  const auto err = json::parse(impl.parser, text, padded).get(root);
+  const auto err = json::parse(impl.parser, text, padded, impl.max_depth).get(root);
   if (err == simdjson::SUCCESS) return Access::view(root);
   if (err != simdjson::NUMBER_ERROR && err != simdjson::STRING_ERROR) return std::unexpected(parse_error(err));
   // RFC 8259 allows what simdjson 3.0.1 refuses: integers beyond 64 bits, numbers beyond the
   // double range (§6), escaped unpaired surrogates (§8.2). Read the text again by the grammar,
   // parse a copy with those rewritten, and remember the numbers' text by tape index.
-  auto rewritten = rfc8259::rewrite(text, kMaxDepth);
+  auto rewritten = rfc8259::rewrite(text, impl.max_depth);
   if (!rewritten) return std::unexpected(parse_error(err));
-  if (json::parse(impl.parser, rewritten->text, /*padded=*/false).get(root) != simdjson::SUCCESS) {
+  if (json::parse(impl.parser, rewritten->text, /*padded=*/false, impl.max_depth).get(root) != simdjson::SUCCESS) {
     return std::unexpected(parse_error(err));  // something else is wrong too: simdjson's first word
   }
   const simdjson::dom::document& doc = impl.parser.doc;

@@ -8,8 +8,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <expected>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -190,6 +192,10 @@ struct Leniency {
 class Parser {
  public:
   Parser();
+  /// A parser that refuses (ParseFault::too_deep) texts nested deeper than `max_depth` levels
+  /// (at most kMaxDepth): for a value cut out of a larger document at some depth, so that it
+  /// is refused exactly when the whole document would be.
+  explicit Parser(std::size_t max_depth);
   ~Parser();
   Parser(Parser&&) noexcept;
   Parser& operator=(Parser&&) noexcept;
@@ -257,6 +263,23 @@ std::string pointer_escape(std::string_view key);
 /// Whether `bytes` is valid UTF-8 (RFC 3629: no overlong forms, surrogates or values past
 /// U+10FFFF). SIMD-fast.
 bool valid_utf8(std::string_view bytes);
+
+/// Reads the elements of one array deep inside a large JSON text one at a time, in bounded
+/// memory (simdjson On-Demand over the text; only one element is a tree at a time), as for
+/// the `log.entries` of a HAR file.
+///
+/// `path` names the array from the root object (`{"log", "entries"}`). `element` is called
+/// with each element of that array, in order, as a View valid only during the call.
+/// Every value outside the array is parsed and checked too, each by itself, with the depth
+/// it has in the whole text, so the walk succeeds exactly for the texts Parser::parse would
+/// accept as a whole, with each name on the path present once and naming an object (the last
+/// an array). Returns false otherwise (invalid JSON, UTF-8 or depth, a missing, repeated or
+/// mistyped name on the path, text after the root): the caller then reads the whole text
+/// with Parser::parse, which says why, and drops what `element` saw. Memory: the text, 4
+/// bytes per JSON token of it (simdjson's structural index), and the largest one value.
+/// `text` must have kPadding readable bytes after it (`padded` otherwise: it is copied).
+bool for_each_element_at(std::string_view text, bool padded, std::span<const std::string_view> path,
+                         const std::function<void(View)>& element);
 
 /// A copy of `bytes` with room for kPadding more, so that Parser::parse_string reads it in place.
 std::string padded_copy(std::string_view bytes);

@@ -89,9 +89,10 @@ inline simdjson::dom::parser& simdjson_parser(Parser& p) noexcept { return detai
 /// `parser.parse(text)`, for a parser reused across documents (Parser::parse says how it stays
 /// bounded). `padded`: the caller promises kPadding allocated bytes after `text`, and simdjson
 /// reads it in place; otherwise `text` is copied into the parser's padded buffer first. The
-/// result is valid until the parser parses again.
+/// result is valid until the parser parses again. `max_depth`: the nesting refused beyond
+/// (DEPTH_ERROR), kept by the parser until it is replaced.
 simdjson::simdjson_result<simdjson::dom::element> parse(simdjson::dom::parser& parser, std::string_view text,
-                                                        bool padded = false);
+                                                        bool padded = false, std::size_t max_depth = kMaxDepth);
 
 /// The ParseError of a simdjson error code.
 ParseError parse_error(simdjson::error_code err) noexcept;

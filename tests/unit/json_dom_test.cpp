@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -274,3 +275,73 @@ TEST(JsonExactNumber, EqualValuesGiveEqualText) {
 }
 
 }  // namespace
+
+namespace element_walk {
+
+const std::string_view kPath[] = {"log", "entries"};
+
+/// The walk's elements as minified text, or nullopt when it declined the text.
+std::optional<std::vector<std::string>> walk(const std::string& text) {
+  std::vector<std::string> seen;
+  if (!json::for_each_element_at(text, false, kPath, [&](View v) { seen.push_back(json::minified(v)); })) {
+    return std::nullopt;
+  }
+  return seen;
+}
+
+/// A text nested `levels` deep inside the one entry ([[[...]]]), at depth 4 of the document.
+std::string deep_entry(std::size_t levels) {
+  return R"({"log":{"entries":[)" + std::string(levels, '[') + std::string(levels, ']') + "]}}";
+}
+
+}  // namespace element_walk
+
+TEST(JsonElementWalk, GivesEachElementInOrderAndChecksTheRest) {
+  const std::string text =
+      R"({"x":[1,{"y":"\u00e9"}],"log":{"version":"1.2","entries":[{"a":1},2,"three",[4],null],"pages":[]},"z":true} )";
+  auto seen = element_walk::walk(text);
+  ASSERT_TRUE(seen);
+  EXPECT_EQ(*seen, (std::vector<std::string>{R"({"a":1})", "2", R"("three")", "[4]", "null"}));
+  // An empty array is walked (the caller says what an empty one means).
+  EXPECT_EQ(element_walk::walk(R"({"log":{"entries":[]}})"), std::vector<std::string>{});
+}
+
+// What the walk declines, Parser::parse of the whole text is left to judge (a caller falls back
+// to it): a walk that succeeds must never accept a text the whole parse refuses.
+TEST(JsonElementWalk, DeclinesWhatItDoesNotFollowAndNeverAcceptsWhatParseRefuses) {
+  const std::vector<std::string> declined = {
+      R"({"log":{"entries":[1]}} x)",             // text after the root
+      R"({"log":{"entries":[1]}}})",
+      R"({"log":{"entries":[1,]}})",              // invalid inside the array
+      R"({"log":{"entries":[1]},"other":[1,}})",  // invalid outside it
+      R"({"log":{"entries":[1]},"other":tru})",
+      R"({"log":{"entries":[1]})",                // cut short
+      R"({"log":{"entries":[{"a":"b)",
+      R"({"log":{"entries":[1]},"log":{}})",      // a repeated name on the path
+      R"({"log":{"entries":[1],"entries":[2]}})",
+      R"({"log":{"entries":{}}})",                // a name on the path of the wrong type
+      R"({"log":[]})",
+      R"({"nolog":{}})",
+      R"([1])",
+      "{\"log\":{\"entries\":[\"\xff\"]}}",      // invalid UTF-8
+      "",
+  };
+  for (const std::string& text : declined) {
+    EXPECT_FALSE(element_walk::walk(text)) << text;
+  }
+  // Numbers and escapes simdjson refuses but RFC 8259 allows are read as Parser::parse reads them.
+  EXPECT_TRUE(element_walk::walk(R"({"log":{"entries":[123456789012345678901234567890,"\ud800"]},"n":1e999})"));
+}
+
+TEST(JsonElementWalk, DepthIsCountedInTheWholeText) {
+  // The deepest entry the whole document may hold, and one level more: the walk agrees with
+  // Parser::parse of the whole text on both.
+  json::Parser whole;
+  for (std::size_t levels : {json::kMaxDepth - 4, json::kMaxDepth - 3, json::kMaxDepth - 2}) {
+    const std::string text = element_walk::deep_entry(levels);
+    const bool parsed = whole.parse(text).has_value();
+    EXPECT_EQ(element_walk::walk(text).has_value(), parsed) << levels << " levels";
+  }
+  EXPECT_TRUE(whole.parse(element_walk::deep_entry(json::kMaxDepth - 4)));
+  EXPECT_FALSE(whole.parse(element_walk::deep_entry(json::kMaxDepth - 2)));
+}
