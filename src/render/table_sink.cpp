@@ -38,8 +38,8 @@ class TableSink final : public RecordSink {
     }
     // Replays and findings are listed once per entry (the records of a batch reply share them),
     // the first kMaxListed, as the summary record caps its arrays.
-    if (r.session && r.session.get() != last_notable_ && (r.session->replay || !r.session->findings.empty())) {
-      last_notable_ = r.session.get();
+    if (r.session && r.session != last_notable_ && (r.session->replay || !r.session->findings.empty())) {
+      last_notable_ = r.session;
       if (notable_.size() < SessionTracker::kMaxListed) notable_.emplace_back(source_text(name_, r.source), *r.session);
       else ++notable_omitted_;
     }
@@ -105,7 +105,10 @@ class TableSink final : public RecordSink {
   std::vector<std::pair<std::string, SessionAnnotation>> notable_;
   std::size_t skipped_omitted_ = 0;
   std::size_t notable_omitted_ = 0;
-  const SessionAnnotation* last_notable_ = nullptr;
+  /// The entry last listed, held so that a later entry's annotation cannot take its address (a
+  /// plain pointer to a freed annotation matched a new one at the same address and left that
+  /// entry out: seen as output that differed between --jobs 1 and 2).
+  std::shared_ptr<const SessionAnnotation> last_notable_;
   std::string lines_;  ///< the session blocks, printed after the table
 };
 
