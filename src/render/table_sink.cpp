@@ -11,8 +11,11 @@ class TableSink final : public RecordSink {
  public:
   TableSink(Output& out, TableOptions options) : out_(out), options_(options) {}
 
-  void begin_input(const InputInfo& input) override {
-    name_ = input.name;
+  void begin_input(const InputInfo& input) override { name_ = input.name; }
+
+  /// A session's skipped entries and notable entries are listed in its block (or, when it held
+  /// one entry only, its skipped entries in lines of their own).
+  void begin_session(const SessionInfo&) override {
     skipped_.clear();
     notable_.clear();
     skipped_omitted_ = 0;
@@ -59,9 +62,9 @@ class TableSink final : public RecordSink {
   /// An event line goes out at once (the run flushes after it), before its exchange's row.
   void event(const StreamEvent& e) override { out_.buffer() += render_event_line(e); }
 
-  void end_input(const InputEnd& end) override {
-    if (end.session != nullptr) {
-      lines_ += render_summary_table(end.name, *end.session, skipped_, notable_, skipped_omitted_, notable_omitted_);
+  void end_session(const SessionEnd& end) override {
+    if (end.summary != nullptr) {
+      lines_ += render_summary_table(end.name, *end.summary, skipped_, notable_, skipped_omitted_, notable_omitted_);
       return;
     }
     for (const auto& [source, skip] : skipped_) {
@@ -99,7 +102,7 @@ class TableSink final : public RecordSink {
   bool started_ = false;
   bool status_assumed_ = false;  ///< a row so far showed an assumed status: the legend explains it
   bool message_stream_ = false;  ///< a row so far came from a message stream: the legend explains it
-  // The current input's skipped entries and entries with replays or findings (the first
+  // The current session's skipped entries and entries with replays or findings (the first
   // kMaxListed of each), for its session block.
   std::vector<std::pair<std::string, Skip>> skipped_;
   std::vector<std::pair<std::string, SessionAnnotation>> notable_;
