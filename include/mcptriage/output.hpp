@@ -119,14 +119,32 @@ struct StreamEvent {
 struct InputEnd {
   std::string_view name;
   CaptureFormat format = CaptureFormat::curl_i;  ///< the format of its last entry
-  const SessionSummary* session = nullptr;  ///< its session summary; null when it held one entry only
 };
 
-/// One output of a run. The run calls, in order: for each input begin_input, then its records
-/// and skipped entries in capture order, then end_input; input_failed for an input that could
-/// not be read (maybe after some of its records); at the end finish. A record's verdict is final
-/// when it comes (the session analysis's Amendment applied), and `Record::session` is set when
-/// its input holds more than one entry.
+/// A session of the run: the entries of one input, or with `--session` of every input of the
+/// run, walked in order by one session analysis (docs/output.md "Sessions").
+struct SessionInfo {
+  /// What the session summary names: the input's display name, or for a session of several
+  /// inputs "FIRST .. LAST (N inputs)".
+  std::string_view name;
+  std::size_t inputs = 1;  ///< the inputs it reads (1 without `--session`)
+};
+
+/// The end of a session.
+struct SessionEnd {
+  std::string_view name;                         ///< as SessionInfo::name
+  CaptureFormat format = CaptureFormat::curl_i;  ///< the format of its last entry
+  const SessionSummary* summary = nullptr;       ///< null when the session held one entry only
+};
+
+/// One output of a run. The run calls, in order: for each session begin_session, then for each
+/// of its inputs begin_input, the input's records and skipped entries in capture order, and
+/// end_input; then end_session. Without `--session` a session is one input. input_failed for an
+/// input that could not be read (maybe after some of its records; within a session, the session
+/// goes on with the next input); at the end finish. A record's verdict is final when it comes
+/// (the session analysis's Amendment applied), and `Record::session` is set when its session
+/// holds more than one entry. An input of a session that gives no record or skipped entry may
+/// get no begin_input/end_input.
 class RecordSink {
  public:
   virtual ~RecordSink() = default;
@@ -147,6 +165,10 @@ class RecordSink {
   virtual void record(const Record& r, const Check& check, std::string_view prepared) = 0;
   virtual void skipped(const SkippedEntry& entry) { (void)entry; }
   virtual void end_input(const InputEnd& end) { (void)end; }
+  /// A session starts (before the begin_input of its first input).
+  virtual void begin_session(const SessionInfo& session) { (void)session; }
+  /// A session ends (after the end_input of its last input), with its summary.
+  virtual void end_session(const SessionEnd& end) { (void)end; }
   /// The input `name` could not be read or recognised (`why`), or a log line of it was damaged.
   virtual void input_failed(std::string_view name, std::string_view why) {
     (void)name;

@@ -164,7 +164,8 @@ struct SessionSummary {
 /// not NOT_CAPTURED, ACCEPTED, INPUT_REQUIRED, TASK_CREATED or the successes).
 bool is_failure(Outcome o);
 
-/// Walks the entries of one capture in order. Feed every entry once, in capture order, with
+/// Walks the entries of one session in order: one capture, or with `--session` several inputs
+/// one after the other (set_input_name between them). Feed every entry once, in capture order, with
 /// its records; read summary() at the end.
 ///
 /// Memory is bounded whatever the capture's size (docs/performance.md): ids, pairing keys and
@@ -202,6 +203,11 @@ class SessionTracker {
   /// tools/list of its own session defines is judged by these (outputSchema, retry safety,
   /// replays), whatever its session or server. Call before the first add().
   void add_given_tools(const std::vector<ToolDefinition>& tools);
+
+  /// The entries that follow come from the input named `input_name` (a session read from
+  /// several inputs, `--session`): their sources, as details and the summary cite them, are
+  /// "input_name#N". Pairing, replays and tool definitions go on across inputs.
+  void set_input_name(std::string input_name);
 
  private:
   struct State;

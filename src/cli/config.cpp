@@ -159,6 +159,7 @@ std::expected<Config, UsageError> resolve_config(const RawOptions& opt, const En
   cfg.report_html = opt.report_html;
   cfg.report_otlp = opt.report_otlp;
   cfg.quiet = opt.quiet;
+  cfg.one_session = opt.session;
   cfg.capture.assumed_status = opt.status;
   cfg.capture.max_input = opt.max_input;
   cfg.capture.max_body = opt.max_body;

@@ -64,6 +64,7 @@ struct Config {
   bool events = false;
   ContextFlags flags;                  ///< the request context of every input (--id, --method, --request, ...)
   std::vector<ToolDefinition> tools;   ///< `--tools FILE`: tool definitions for every input's session
+  bool one_session = false;            ///< `--session`: the inputs, in order, are one session
   std::optional<Expectation> expect;   ///< `--expect`
   std::vector<Outcome> fail_on;        ///< `--fail-on`
   std::string body_file;               ///< `--body`

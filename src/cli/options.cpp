@@ -61,6 +61,9 @@ std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const
                  "Tool definitions for captures that hold one call (outputSchema checks, retry safety): a tools/list "
                  "result, a JSON-RPC response holding one, or a captured tools/list exchange in any input format")
       ->type_name("FILE");
+  app.add_flag("--session", opt.session,
+               "Read the inputs as one session, in order (a folder's files sorted, files as given): replays and "
+               "retry safety from an earlier tools/list work across files; one session summary");
   app.add_option("--protocol-version", protocol_version, "MCP protocol version whose rules apply, e.g. 2025-11-25")
       ->type_name("VERSION");
   app.add_option("--status", opt.status, "Status code assumed for bare bodies (no status line captured)")

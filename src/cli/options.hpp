@@ -21,6 +21,7 @@ struct RawOptions {
   std::string method;                      ///< `--method` ("" when not given)
   std::string request_file;                ///< `--request FILE`
   std::string tools_file;                  ///< `--tools FILE`
+  bool session = false;                    ///< `--session`
   std::optional<std::string> protocol_version;  ///< `--protocol-version` as typed
   std::string body_file;                   ///< `--body FILE`
   int status = 200;                        ///< `--status`

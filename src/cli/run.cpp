@@ -258,6 +258,7 @@ ExitCode run(const Config& config, const Env&) {
   options.now = config.now;
   options.flags = config.flags;
   options.tools = config.tools;
+  options.one_session = config.one_session;
   options.expect = config.expect;
   for (const ManifestEntry& m : config.manifest) options.manifest.push_back(m.expectation);
   options.fail_on = config.fail_on;

@@ -27,7 +27,7 @@ Record skipped_record(const Exchange& exchange, SourceRef where) {
 
 }  // namespace
 
-/// An input's first entry, held until a second one shows whether it is a session (its records
+/// A session's first entry, held until a second one shows whether it is a session (its records
 /// then get their `session` member) or it ends alone (printed as a single capture).
 struct Triage::Entry {
   std::vector<Record> records;
@@ -35,16 +35,20 @@ struct Triage::Entry {
   std::shared_ptr<const SessionAnnotation> annotation;
 };
 
-/// The input whose records are coming.
-struct Triage::InputState {
-  InputState(std::size_t index, std::string_view input_name) : input(index), name(input_name), tracker(name) {}
-  std::size_t input;
-  std::string name;
+/// The session whose records are coming: one input, or with --session every input of the run.
+struct Triage::SessionState {
+  SessionState(std::string session_name, std::string_view first_input)
+      : name(std::move(session_name)), tracker(std::string(first_input)) {}
+  std::string name;                 ///< SessionInfo::name
+  std::size_t inputs = 1;           ///< SessionInfo::inputs
   SessionTracker tracker;
   std::size_t entries = 0;
-  bool multi = false;               ///< more than one entry: records get `session`, the input a summary
+  bool multi = false;               ///< more than one entry: records get `session`, the session a summary
   std::optional<Entry> held;
-  CaptureFormat format = CaptureFormat::curl_i;  ///< its last entry's format
+  CaptureFormat format = CaptureFormat::curl_i;      ///< its last entry's format
+  std::optional<std::size_t> input;                  ///< the input whose batches are coming
+  std::optional<std::size_t> sinks_input;            ///< the input the sinks were given (begin_input)
+  CaptureFormat input_format = CaptureFormat::curl_i;  ///< the last format of the sinks' input
   std::vector<const Classification*> entry_records;  ///< reused for each entry
 };
 
@@ -65,7 +69,7 @@ void Triage::run(io::Source& source) {
   work.records_of = [this](const Exchange& ex, const ContextFlags& flags, SourceRef where, std::vector<Record>& out,
                            std::vector<std::string>& prepared) { records_of(ex, flags, where, out, prepared); };
   io::run_pipeline(source, inputs_, options_.pipeline, work, [this](io::Batch&& batch) { consume(std::move(batch)); });
-  end_input();
+  end_session();
 }
 
 void Triage::records_of(const Exchange& ex, const ContextFlags& flags, SourceRef where, std::vector<Record>& out,
@@ -101,18 +105,54 @@ void Triage::input_error(std::string_view name, std::string_view why) {
   for (RecordSink* s : sinks_) s->input_failed(name, why);
 }
 
+void Triage::begin_input(std::size_t input) {
+  const io::Input& in = inputs_[input];
+  if (!current_) {
+    // Without --session every input is a session of its own, named by it; with it, the run's
+    // inputs are one session, named by its first and last input and their count.
+    std::string name = in.name;
+    std::size_t count = 1;
+    if (options_.one_session && inputs_.size() > 1) {
+      count = inputs_.size();
+      name = inputs_.front().name + " .. " + inputs_.back().name + " (" + std::to_string(count) + " inputs)";
+    }
+    current_ = std::make_unique<SessionState>(std::move(name), in.name);
+    current_->inputs = count;
+    current_->tracker.add_given_tools(options_.tools);
+    for (RecordSink* s : sinks_) s->begin_session(SessionInfo{current_->name, current_->inputs});
+  }
+  SessionState& st = *current_;
+  st.input = input;
+  st.tracker.set_input_name(in.name);
+  // While the session's first entry is held the sinks stay on its input (its records are named
+  // by it): they move to this one when the next record comes (sinks_to).
+  if (!st.held) sinks_to(input);
+}
+
+void Triage::sinks_to(std::size_t input) {
+  SessionState& st = *current_;
+  if (st.sinks_input == input) return;
+  if (st.sinks_input) {
+    for (RecordSink* s : sinks_) s->end_input(InputEnd{inputs_[*st.sinks_input].name, st.input_format});
+  }
+  st.sinks_input = input;
+  for (RecordSink* s : sinks_) s->begin_input(InputInfo{input, inputs_[input].name});
+}
+
+void Triage::end_input() {
+  if (!current_ || !current_->input) return;
+  current_->input.reset();
+  if (!options_.one_session) end_session();
+}
+
 void Triage::consume(io::Batch&& batch) {
   const io::Input& in = inputs_[batch.input];
   if (batch.first) reporter_.progress(batch.input, inputs_.size(), in.name);
   // A batch of another input ends the one before; an error is an input's last batch.
-  if (current_ && (current_->input != batch.input || batch.error)) end_input();
+  if (current_ && current_->input && (*current_->input != batch.input || batch.error)) end_input();
   if (batch.error) return input_error(in.name, *batch.error);
-  if (!current_) {
-    current_ = std::make_unique<InputState>(batch.input, in.name);
-    current_->tracker.add_given_tools(options_.tools);
-    for (RecordSink* s : sinks_) s->begin_input(InputInfo{batch.input, current_->name});
-  }
-  InputState& st = *current_;
+  if (!current_ || !current_->input) begin_input(batch.input);
+  SessionState& st = *current_;
   std::vector<Record>& records = batch.records;
   std::vector<std::string>& prepared = batch.prepared;
   const bool have_prepared = prepared.size() == records.size();
@@ -185,8 +225,13 @@ void Triage::consume(io::Batch&& batch) {
 
 void Triage::dispatch(std::span<Record> records, std::span<std::string> prepared,
                       const std::shared_ptr<const SessionAnnotation>& annotation) {
-  InputState& st = *current_;
-  const io::Input& in = inputs_[st.input];
+  if (records.empty()) return;
+  SessionState& st = *current_;
+  // The records of one entry come from one input: the sinks name their sources by it.
+  const std::size_t input = records.front().source.input;
+  sinks_to(input);
+  st.input_format = records.back().format;
+  const io::Input& in = inputs_[input];
   const Expectation* expect = in.manifest_entry      ? &options_.manifest[*in.manifest_entry]
                               : options_.expect ? &*options_.expect
                                                 : nullptr;
@@ -198,14 +243,14 @@ void Triage::dispatch(std::span<Record> records, std::span<std::string> prepared
       // A log line that is not JSON at all means the log is damaged (cut short, corrupted): an
       // input error, so that --expect cannot pass over it.
       if (skip.not_json) {
-        input_error(st.name, skip.detail);
+        input_error(in.name, skip.detail);
       }
       continue;
     }
     r.session = st.multi ? annotation : nullptr;  // a one-entry input prints as a single capture
     ++records_;
     source_.clear();
-    append_source_text(source_, st.name, r.source);
+    append_source_text(source_, in.name, r.source);
     const Check check = check_expectations(source_, r.c, expect, options_.fail_on);
     if (!check.passed) {
       ++broken_;
@@ -217,18 +262,21 @@ void Triage::dispatch(std::span<Record> records, std::span<std::string> prepared
   }
 }
 
-void Triage::end_input() {
+void Triage::end_session() {
   if (!current_) return;
-  InputState& st = *current_;
+  SessionState& st = *current_;
   if (st.held) {
     Entry alone = std::move(*st.held);
     st.held.reset();
     dispatch(alone.records, alone.prepared, alone.annotation);
   }
+  if (st.sinks_input) {
+    for (RecordSink* s : sinks_) s->end_input(InputEnd{inputs_[*st.sinks_input].name, st.input_format});
+  }
   std::optional<SessionSummary> summary;
   if (st.multi) summary = st.tracker.summary();
-  const InputEnd end{st.name, st.format, summary ? &*summary : nullptr};
-  for (RecordSink* s : sinks_) s->end_input(end);
+  const SessionEnd end{st.name, st.format, summary ? &*summary : nullptr};
+  for (RecordSink* s : sinks_) s->end_session(end);
   current_.reset();
 }
 

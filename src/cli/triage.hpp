@@ -1,7 +1,8 @@
 // The run core: what the CLI, the live pipe and the proxy all drive. It takes the exchanges a
-// source feeds (src/io), has them classified on the pipeline's workers, walks each input's
-// entries through the session analysis (src/session), applies its amendments, checks the
-// run's expectations and hands every record, final, to the sinks (mcptriage/output.hpp).
+// source feeds (src/io), has them classified on the pipeline's workers, walks each session's
+// entries (an input's, or with --session every input's) through the session analysis
+// (src/session), applies its amendments, checks the run's expectations and hands every record,
+// final, to the sinks (mcptriage/output.hpp).
 #pragma once
 
 #include <cstddef>
@@ -39,6 +40,9 @@ struct TriageOptions {
   std::optional<Expectation> expect;    ///< `--expect`, for inputs without a manifest line
   std::vector<Expectation> manifest;    ///< by io::Input::manifest_entry
   std::vector<Outcome> fail_on;         ///< `--fail-on`
+  /// `--session`: the inputs, in their order, are one session (one session walk, one summary);
+  /// false: each input is a session of its own.
+  bool one_session = false;
   io::PipelineOptions pipeline;
 };
 
@@ -65,7 +69,7 @@ class Triage {
   const Tally& tally() const { return tally_; }
 
  private:
-  struct InputState;
+  struct SessionState;
   struct Entry;
 
   void records_of(const Exchange& ex, const ContextFlags& flags, SourceRef where, std::vector<Record>& out,
@@ -74,7 +78,15 @@ class Triage {
   /// Gives the records of one entry (`prepared`: their texts, or empty) to the sinks.
   void dispatch(std::span<Record> records, std::span<std::string> prepared,
                 const std::shared_ptr<const SessionAnnotation>& annotation);
+  /// Input `input`'s first batch: starts a session unless one goes on (--session), and the
+  /// sinks' input (at once, or after the held first entry of the session).
+  void begin_input(std::size_t input);
+  /// Moves the sinks to `input` (end_input of theirs, begin_input of it) unless they are on it.
+  void sinks_to(std::size_t input);
+  /// The current input is over: without --session, so is its session.
   void end_input();
+  /// The held entry out, the sinks' input ended, the summary to the sinks.
+  void end_session();
 
   std::span<const io::Input> inputs_;
   TriageOptions options_;
@@ -82,7 +94,7 @@ class Triage {
   std::span<RecordSink* const> sinks_;
   const RecordSink* preparer_ = nullptr;
   Reporter& reporter_;
-  std::unique_ptr<InputState> current_;
+  std::unique_ptr<SessionState> current_;
   std::size_t records_ = 0;
   std::size_t broken_ = 0;
   Tally tally_;

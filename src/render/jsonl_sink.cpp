@@ -74,10 +74,10 @@ class JsonLinesSink final : public RecordSink {
     out += '\n';
   }
 
-  void end_input(const InputEnd& end) override {
-    if (end.session == nullptr) return;
+  void end_session(const SessionEnd& end) override {
+    if (end.summary == nullptr) return;
     std::string& out = out_.buffer();
-    out += render_summary_jsonl(end.name, to_string(end.format), *end.session);
+    out += render_summary_jsonl(end.name, to_string(end.format), *end.summary);
     out += '\n';
   }
 

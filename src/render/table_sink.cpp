@@ -11,8 +11,11 @@ class TableSink final : public RecordSink {
  public:
   TableSink(Output& out, TableOptions options) : out_(out), options_(options) {}
 
-  void begin_input(const InputInfo& input) override {
-    name_ = input.name;
+  void begin_input(const InputInfo& input) override { name_ = input.name; }
+
+  /// A session's skipped entries and notable entries are listed in its block (or, when it held
+  /// one entry only, its skipped entries in lines of their own).
+  void begin_session(const SessionInfo&) override {
     skipped_.clear();
     notable_.clear();
     skipped_omitted_ = 0;
@@ -38,8 +41,8 @@ class TableSink final : public RecordSink {
     }
     // Replays and findings are listed once per entry (the records of a batch reply share them),
     // the first kMaxListed, as the summary record caps its arrays.
-    if (r.session && r.session.get() != last_notable_ && (r.session->replay || !r.session->findings.empty())) {
-      last_notable_ = r.session.get();
+    if (r.session && r.session != last_notable_ && (r.session->replay || !r.session->findings.empty())) {
+      last_notable_ = r.session;
       if (notable_.size() < SessionTracker::kMaxListed) notable_.emplace_back(source_text(name_, r.source), *r.session);
       else ++notable_omitted_;
     }
@@ -59,9 +62,9 @@ class TableSink final : public RecordSink {
   /// An event line goes out at once (the run flushes after it), before its exchange's row.
   void event(const StreamEvent& e) override { out_.buffer() += render_event_line(e); }
 
-  void end_input(const InputEnd& end) override {
-    if (end.session != nullptr) {
-      lines_ += render_summary_table(end.name, *end.session, skipped_, notable_, skipped_omitted_, notable_omitted_);
+  void end_session(const SessionEnd& end) override {
+    if (end.summary != nullptr) {
+      lines_ += render_summary_table(end.name, *end.summary, skipped_, notable_, skipped_omitted_, notable_omitted_);
       return;
     }
     for (const auto& [source, skip] : skipped_) {
@@ -99,13 +102,16 @@ class TableSink final : public RecordSink {
   bool started_ = false;
   bool status_assumed_ = false;  ///< a row so far showed an assumed status: the legend explains it
   bool message_stream_ = false;  ///< a row so far came from a message stream: the legend explains it
-  // The current input's skipped entries and entries with replays or findings (the first
+  // The current session's skipped entries and entries with replays or findings (the first
   // kMaxListed of each), for its session block.
   std::vector<std::pair<std::string, Skip>> skipped_;
   std::vector<std::pair<std::string, SessionAnnotation>> notable_;
   std::size_t skipped_omitted_ = 0;
   std::size_t notable_omitted_ = 0;
-  const SessionAnnotation* last_notable_ = nullptr;
+  /// The entry last listed, held so that a later entry's annotation cannot take its address (a
+  /// plain pointer to a freed annotation matched a new one at the same address and left that
+  /// entry out: seen as output that differed between --jobs 1 and 2).
+  std::shared_ptr<const SessionAnnotation> last_notable_;
   std::string lines_;  ///< the session blocks, printed after the table
 };
 

@@ -133,9 +133,10 @@ class HtmlSink final : public RecordSink {
             render_skipped_jsonl(source_text(name_, entry.source), to_string(entry.format), entry.skip) + "}");
   }
 
-  void end_input(const InputEnd& end) override {
+  /// The session's summary goes with the last input's head (the page shows one head per input).
+  void end_session(const SessionEnd& end) override {
     std::string e = fmt::format("{{\"k\":\"end\",\"name\":\"{}\",\"summary\":", json_escape(redact(end.name)));
-    e += end.session ? render_summary_jsonl(end.name, to_string(end.format), *end.session) : std::string("null");
+    e += end.summary ? render_summary_jsonl(end.name, to_string(end.format), *end.summary) : std::string("null");
     e += '}';
     element(e);
   }

@@ -36,13 +36,17 @@ class OtlpSink final : public RecordSink {
 
   bool wants_views() const override { return true; }
 
-  void begin_input(const InputInfo& input) override {
+  /// One trace (and ResourceSpans) per session: its id from the session's name (two hashes,
+  /// never all zero); without --session a session is one input, named by it.
+  void begin_session(const SessionInfo& session) override {
     close_input();
-    name_ = input.name;
-    // One trace per input: its id from the input's name (two hashes, never all zero).
-    const std::uint64_t hi = fnv1a64(name_), lo = fnv1a64(name_, 0x84222325cbf29ce4ULL) | 1;
+    session_ = session.name;
+    const std::uint64_t hi = fnv1a64(session_), lo = fnv1a64(session_, 0x84222325cbf29ce4ULL) | 1;
     trace_id_ = fmt::format("{:016x}{:016x}", hi, lo);
   }
+
+  /// Spans are named by their own input (`file#N`).
+  void begin_input(const InputInfo& input) override { name_ = input.name; }
 
   void record(const Record& r, const Check&, std::string_view) override {
     std::string& s = out_.buffer();
@@ -52,7 +56,7 @@ class OtlpSink final : public RecordSink {
       any_input_ = open_ = true;
       bool first = true;
       put_attr(s, first, "service.name", "mcptriage");
-      put_attr(s, first, "mcptriage.input", name_);
+      put_attr(s, first, "mcptriage.input", session_);
       s += "]},\"scopeSpans\":[{\"scope\":{\"name\":\"mcptriage\"},\"spans\":[\n";
     } else {
       s += ",\n";
@@ -118,7 +122,8 @@ class OtlpSink final : public RecordSink {
   long long now_ns_;
   bool open_ = false;       ///< the current input's ResourceSpans is open
   bool any_input_ = false;  ///< some ResourceSpans was written
-  std::string name_;
+  std::string name_;     ///< the current input's name
+  std::string session_;  ///< the current session's name
   std::string trace_id_;
 };
 

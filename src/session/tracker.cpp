@@ -217,6 +217,8 @@ struct SessionTracker::State {
   }
 };
 
+void SessionTracker::set_input_name(std::string input_name) { state_->name = std::move(input_name); }
+
 SessionTracker::SessionTracker(std::string input_name) : state_(std::make_unique<State>()) {
   state_->name = std::move(input_name);
 }

@@ -72,6 +72,8 @@ class Unprepared final : public RecordSink {
   void record(const Record& r, const Check& c, std::string_view) override { inner_->record(r, c, {}); }
   void skipped(const SkippedEntry& e) override { inner_->skipped(e); }
   void end_input(const InputEnd& e) override { inner_->end_input(e); }
+  void begin_session(const SessionInfo& s) override { inner_->begin_session(s); }
+  void end_session(const SessionEnd& e) override { inner_->end_session(e); }
   void finish() override { inner_->finish(); }
 
  private:
@@ -225,6 +227,134 @@ TEST(Triage, ExpectationsAreCheckedOnTheFinalVerdict) {
   ASSERT_EQ(r.reporter.broken.size(), 1u);
   EXPECT_EQ(r.reporter.broken[0], "s.har#2 is INVALID_TOOL_RESULT (structured_content_schema_mismatch), listed in --fail-on");
   EXPECT_EQ(r.records, 3u);
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// --session: several inputs, one session
+
+/// Feeds each input's exchanges in turn, or fails the input when its part is `failed`.
+class Inputs final : public io::Source {
+ public:
+  struct Part {
+    std::vector<Exchange> exchanges;
+    bool failed = false;
+  };
+  explicit Inputs(std::vector<Part> parts) : parts_(std::move(parts)) {}
+  void produce(io::Feed& feed) override {
+    for (std::size_t i = 0; i < parts_.size(); ++i) {
+      if (parts_[i].failed) feed.failed(i, "cannot be read");
+      else feed.exchanges(i, std::move(parts_[i].exchanges), false);
+    }
+  }
+
+ private:
+  std::vector<Part> parts_;
+};
+
+constexpr std::string_view kEchoTools =
+    R"({"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"echo","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}]}})";
+
+std::string echo_call(int id) {
+  return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/call","params":{"name":"echo","arguments":{"m":"hi"}}})";
+}
+
+/// tools/list, a failed echo call, the same call again: one file each (a.txt, b.txt, c.txt),
+/// with `failed_middle` a fourth input that cannot be read between b.txt and c.txt.
+std::vector<Inputs::Part> echo_files(bool failed_middle = false) {
+  std::vector<Inputs::Part> parts;
+  parts.push_back({{post(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})", std::string(kEchoTools))}});
+  parts.push_back({{post(echo_call(2), R"({"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"busy"}})")}});
+  if (failed_middle) parts.push_back({{}, true});
+  parts.push_back({{post(echo_call(3), R"({"jsonrpc":"2.0","id":3,"result":{"content":[]}})")}});
+  return parts;
+}
+
+Result run_inputs(std::vector<Inputs::Part> parts, std::vector<std::string> names, bool one_session, unsigned jobs,
+                  Kind kind = Kind::jsonl) {
+  Result result;
+  StringOutput out;
+  std::unique_ptr<RecordSink> sink = kind == Kind::jsonl ? make_jsonl_sink(out) : make_table_sink(out, TableOptions{});
+  std::vector<RecordSink*> sinks{sink.get()};
+  std::vector<io::Input> inputs;
+  for (const std::string& n : names) inputs.push_back(io::Input{.name = n});
+  TriageOptions options;
+  options.now = kNow;
+  options.pipeline.jobs = jobs;
+  options.one_session = one_session;
+  Triage triage(inputs, std::move(options), sinks, result.reporter);
+  Inputs source(std::move(parts));
+  triage.run(source);
+  sink->finish();
+  result.out = std::move(out.text);
+  result.records = triage.records();
+  return result;
+}
+
+TEST(TriageSession, InputsInOrderAreOneSession) {
+  for (unsigned jobs : {1u, 2u}) {
+    const auto out = lines(run_inputs(echo_files(), {"a.txt", "b.txt", "c.txt"}, true, jobs).out);
+    ASSERT_EQ(out.size(), 4u);
+    // Each record keeps its own input's name; the held first entry is named by a.txt, not b.txt.
+    EXPECT_NE(out[0].find(R"("source":"a.txt#1")"), std::string::npos) << out[0];
+    EXPECT_NE(out[0].find(R"("session":{"entry":1,)"), std::string::npos) << out[0];
+    EXPECT_NE(out[1].find(R"("source":"b.txt#1")"), std::string::npos) << out[1];
+    // The tools/list of a.txt decides the retry safety of b.txt's call.
+    EXPECT_NE(out[1].find(R"x("safe":true,"safe_source":"readOnlyHint: true (a.txt#1)")x"), std::string::npos) << out[1];
+    EXPECT_NE(out[2].find(R"("source":"c.txt#1")"), std::string::npos) << out[2];
+    EXPECT_NE(out[2].find(R"("replay_of":{"source":"b.txt#1")"), std::string::npos) << out[2];
+    EXPECT_NE(out[2].find(R"("safety":"safe")"), std::string::npos) << out[2];
+    EXPECT_NE(out[3].find(R"x("kind":"session_summary","source":"a.txt .. c.txt (3 inputs)")x"), std::string::npos)
+        << out[3];
+    EXPECT_NE(out[3].find(R"("entries":3)"), std::string::npos) << out[3];
+  }
+}
+
+TEST(TriageSession, WithoutItEachInputIsItsOwnSession) {
+  const auto out = lines(run_inputs(echo_files(), {"a.txt", "b.txt", "c.txt"}, false, 1).out);
+  ASSERT_EQ(out.size(), 3u) << "three single captures: no summary";
+  for (const std::string& line : out) {
+    EXPECT_EQ(line.find("\"session\":"), std::string::npos) << line;
+    EXPECT_EQ(line.find("replay_of"), std::string::npos) << line;
+  }
+  EXPECT_EQ(out[1].find("readOnlyHint"), std::string::npos) << out[1];
+}
+
+TEST(TriageSession, SameOutputForAnyNumberOfJobs) {
+  for (Kind kind : {Kind::jsonl, Kind::table}) {
+    const std::string one = run_inputs(echo_files(), {"a.txt", "b.txt", "c.txt"}, true, 1, kind).out;
+    EXPECT_EQ(one, run_inputs(echo_files(), {"a.txt", "b.txt", "c.txt"}, true, 2, kind).out);
+    EXPECT_EQ(one, run_inputs(echo_files(), {"a.txt", "b.txt", "c.txt"}, true, 4, kind).out);
+  }
+}
+
+TEST(TriageSession, AnInputThatCannotBeReadIsReportedAndTheSessionGoesOn) {
+  for (unsigned jobs : {1u, 2u}) {
+    Result r = run_inputs(echo_files(true), {"a.txt", "b.txt", "bad.txt", "c.txt"}, true, jobs);
+    ASSERT_EQ(r.reporter.errors.size(), 1u);
+    EXPECT_EQ(r.reporter.errors[0], "bad.txt: cannot be read");
+    const auto out = lines(r.out);
+    ASSERT_EQ(out.size(), 4u);
+    EXPECT_NE(out[2].find(R"("replay_of":{"source":"b.txt#1")"), std::string::npos) << out[2];
+    EXPECT_NE(out[3].find(R"x("source":"a.txt .. c.txt (4 inputs)")x"), std::string::npos) << out[3];
+  }
+}
+
+TEST(TriageSession, TheTableHasOneSessionBlock) {
+  const std::string table = run_inputs(echo_files(), {"a.txt", "b.txt", "c.txt"}, true, 1, Kind::table).out;
+  std::size_t blocks = 0;
+  for (const std::string& line : lines(table)) {
+    if (line.starts_with("session ")) ++blocks;
+  }
+  EXPECT_EQ(blocks, 1u) << table;
+  EXPECT_NE(table.find("session a.txt .. c.txt (3 inputs): 3 entries"), std::string::npos) << table;
+  EXPECT_NE(table.find("  replay c.txt#1 of b.txt#1 (after JSONRPC_ERROR): safe"), std::string::npos) << table;
+}
+
+TEST(TriageSession, OneInputAloneIsAsWithoutIt) {
+  std::vector<Inputs::Part> parts{{{reply(R"({"jsonrpc":"2.0","id":1,"result":{}})")}}};
+  std::vector<Inputs::Part> again{{{reply(R"({"jsonrpc":"2.0","id":1,"result":{}})")}}};
+  EXPECT_EQ(run_inputs(std::move(parts), {"log"}, true, 1).out, run_inputs(std::move(again), {"log"}, false, 1).out);
 }
 
 }  // namespace
