@@ -1,7 +1,7 @@
 // The proxy's triage adapter: a recorded exchange-log line in, records out. The one place where
 // the proxy meets the classifier, the session analysis, the renderers and the reports, through
 // today's library API (read_lines_block, classify, SessionTracker, render_jsonl, render_table,
-// junit_report). When the run core's RecordSink lands, this file is what changes: the network
+// junit_report, and the HTML and OTLP report sinks: make_html_sink, make_otlp_sink). When the run core's RecordSink lands, this file is what changes: the network
 // code (server.cpp) and the client-behaviour watcher (watcher.cpp) only see Triage and Verdict.
 #pragma once
 

@@ -121,7 +121,7 @@ std::string_view source_number(std::string_view source) {
   return hash == std::string_view::npos ? source : source.substr(hash + 1);
 }
 
-/// A string member of `o` at `key` (nested with `inner`), "" when absent or not a string.
+/// The string member `key` of the object `o`, "" when `o` is absent or the member is no string.
 std::string_view str_at(const std::optional<json::View>& o, std::string_view key) {
   if (!o) return {};
   return o->string_at(key).value_or(std::string_view{});
