@@ -90,11 +90,22 @@ ExchangeView make_exchange_view(const Exchange& exchange);
 /// or `<!--` can end or bend the element.
 std::string json_for_script(std::string_view json);
 
+/// How much of the exchanges' detail (JSON Lines record, expectation check, ExchangeView) an HTML
+/// report keeps, in bytes of embedded JSON: every exchange's while the details so far hold fewer
+/// than `all_bytes`, then the failures' (session.hpp is_failure) while fewer than
+/// `failure_bytes`; past that, rows keep their summary only and the page says so.
+struct HtmlBudget {
+  std::size_t all_bytes = std::size_t{8} << 20;       ///< 8 MiB
+  std::size_t failure_bytes = std::size_t{24} << 20;  ///< 24 MiB
+};
+
 /// The HTML session report (`--report-html`, docs/report.md): one self-contained file (inline
-/// CSS and script, no network) with every record as JSON embedded in the page, rendered by the
-/// page's script with DOM text nodes only. `stream`: the output is a file of its own, written
-/// as the records come (bounded memory); otherwise everything is written at finish().
-std::unique_ptr<RecordSink> make_html_sink(Output& out, bool stream);
+/// CSS and script, no network) with one compact row per record (a string table for repeated
+/// values) and, within `budget`, each record's detail, embedded as JSON in the page and rendered
+/// by the page's script with DOM text nodes only, a window of rows at a time. `stream`: the
+/// output is a file of its own, written as the records come (memory bounded by the string
+/// table, at most 65,536 strings of 256 bytes); otherwise everything is written at finish().
+std::unique_ptr<RecordSink> make_html_sink(Output& out, bool stream, HtmlBudget budget = {});
 
 /// The OTLP/JSON trace report (`--report-otlp`, docs/report.md): one ExportTraceServiceRequest
 /// (opentelemetry-proto 1.x, the OTLP/JSON encoding: lowerCamelCase names, hex trace and span

@@ -63,6 +63,8 @@ struct Options {
   std::vector<std::string> fail_on;
   std::string report_junit;
   std::string report_tap;
+  std::string report_html;
+  std::string report_otlp;
   bool quiet = false;
 };
 
@@ -209,6 +211,12 @@ int proxy_main(int argc, char** argv) {
   app.add_option("--report-junit", opt.report_junit, "Write a JUnit XML report to FILE at the end")->type_name("FILE");
   app.add_option("--report-tap", opt.report_tap, "Write a TAP version 13 report to FILE at the end ('-' for stdout)")
       ->type_name("FILE");
+  app.add_option("--report-html", opt.report_html,
+                 "Write the HTML session report of the proxied exchanges to FILE, as they come; complete when the proxy stops ('-' for stdout)")
+      ->type_name("FILE");
+  app.add_option("--report-otlp", opt.report_otlp,
+                 "Write the OTLP/JSON trace report of the proxied exchanges to FILE when the proxy stops ('-' for stdout)")
+      ->type_name("FILE");
   app.add_flag("-q,--quiet", opt.quiet, "On stderr only the 'listening on' line and errors: no other start-up lines, no summary line");
   try {
     app.parse(argc, argv);
@@ -273,6 +281,8 @@ int proxy_main(int argc, char** argv) {
                (opt.color == "always" || (opt.color == "auto" && stdout_tty && !(term && std::string_view(term) == "dumb")));
   topt.report_junit = opt.report_junit;
   topt.report_tap = opt.report_tap;
+  topt.report_html = opt.report_html;
+  topt.report_otlp = opt.report_otlp;
   topt.quiet = opt.quiet;
   // Records are named after the recording, so that `mcptriage FILE` gives the same sources.
   for (const std::string& path : opt.record) {

@@ -13,6 +13,7 @@
 #include "mcptriage/capture.hpp"
 #include "mcptriage/http.hpp"
 #include "mcptriage/render.hpp"
+#include "io/output.hpp"
 
 namespace mcptriage::proxy {
 
@@ -22,11 +23,88 @@ struct Triage::Table {
   bool started = false;
 };
 
+/// A session report (--report-html, --report-otlp): its sink and where it goes. A write error
+/// ends the report (said once on stderr), never the proxy.
+struct Triage::Report {
+  std::string path;
+  std::string what;                        ///< "HTML", "OTLP"
+  std::unique_ptr<io::FileOutput> file;    ///< null for "-"
+  StringOutput text;                       ///< "-": written to stdout at the end
+  std::unique_ptr<RecordSink> sink;        ///< null once it failed
+};
+
+/// A record or a skipped entry on its way to the reports.
+struct Triage::HeldEntry {
+  std::optional<Record> record;
+  Check check;
+  std::optional<Skip> skip;                ///< a skipped entry: its source and format below
+  SourceRef source;
+  CaptureFormat format = CaptureFormat::exchange_log;
+  std::shared_ptr<const SessionAnnotation> annotation;  ///< set on the record once a second entry came
+};
+
 Triage::Triage(TriageOptions options, std::FILE* out)
     : opt_(std::move(options)), out_(out), tracker_(opt_.input_name),
-      table_(std::make_unique<Table>()) {}
+      table_(std::make_unique<Table>()) {
+  const long long now = static_cast<long long>(std::time(nullptr));
+  auto add = [&](const std::string& path, std::string what, bool html) {
+    if (path.empty()) return;
+    auto r = std::make_unique<Report>();
+    r->path = path;
+    r->what = std::move(what);
+    if (path != "-") r->file = std::make_unique<io::FileOutput>(path, r->what + " report");
+    Output& o = r->file ? static_cast<Output&>(*r->file) : static_cast<Output&>(r->text);
+    const bool stream = r->file != nullptr;
+    r->sink = html ? make_html_sink(o, stream) : make_otlp_sink(o, stream, now);
+    reports_.push_back(std::move(r));
+  };
+  add(opt_.report_html, "HTML", true);
+  add(opt_.report_otlp, "OTLP", false);
+  const std::string name = opt_.input_name;
+  for (auto& r : reports_) {
+    report_call(*r, [&](RecordSink& s) {
+      s.begin_session(SessionInfo{name, 1});
+      s.begin_input(InputInfo{0, name});
+    });
+  }
+}
 
 Triage::~Triage() = default;
+
+void Triage::report_call(Report& r, const std::function<void(RecordSink&)>& call) {
+  if (!r.sink) return;
+  try {
+    call(*r.sink);
+  } catch (const OutputError& e) {
+    std::cerr << "mcptriage proxy: error: " << escape_terminal(e.what()) << " (the " << r.what << " report stops)\n";
+    r.sink.reset();
+  }
+}
+
+void Triage::to_reports(HeldEntry entry) {
+  if (reports_.empty()) return;
+  auto give = [this](HeldEntry& e) {
+    for (auto& r : reports_) {
+      report_call(*r, [&](RecordSink& s) {
+        if (e.skip) {
+          s.skipped(SkippedEntry{e.source, e.format, *e.skip});
+        } else if (e.record) {
+          s.record(*e.record, e.check, {});
+        }
+      });
+    }
+  };
+  if (entries_ <= 1) {  // whether the first entry's records get a session member is known with the second
+    held_reports_.push_back(std::move(entry));
+    return;
+  }
+  for (HeldEntry& h : held_reports_) {
+    if (h.record && h.annotation) h.record->session = h.annotation;
+    give(h);
+  }
+  held_reports_.clear();
+  give(entry);
+}
 
 void Triage::write(std::string_view text) {
   if (output_failed_ || text.empty()) return;
@@ -88,6 +166,13 @@ std::vector<Verdict> Triage::add(std::string_view line, std::size_t n,
               ": " + escape_terminal(redact(ex.skipped->detail)) + "\n");
       }
       verdicts.push_back(std::move(v));
+      if (!reports_.empty()) {
+        HeldEntry held;
+        held.skip = *ex.skipped;
+        held.source = ex_ref;
+        held.format = ex.format;
+        to_reports(std::move(held));
+      }
       continue;
     }
     ReadAlong along;
@@ -118,6 +203,14 @@ std::vector<Verdict> Triage::add(std::string_view line, std::size_t n,
     if ((annotation.replay || !annotation.findings.empty()) && !jsonl) {
       if (notable_.size() < SessionTracker::kMaxListed) notable_.emplace_back(sources.front(), annotation);
       else ++notable_omitted_;
+    }
+    std::shared_ptr<const ExchangeView> view;
+    std::shared_ptr<const SessionAnnotation> shared_annotation;
+    std::shared_ptr<const SessionFacts> shared_facts;
+    if (!reports_.empty()) {
+      view = std::make_shared<const ExchangeView>(make_exchange_view(ex));
+      shared_annotation = std::make_shared<const SessionAnnotation>(annotation);
+      shared_facts = std::make_shared<const SessionFacts>(facts);
     }
     std::optional<long long> retry_after;
     if (auto h = find_header(ex.response.headers, "Retry-After")) retry_after = http::retry_after_ms(*h, now);
@@ -182,6 +275,19 @@ std::vector<Verdict> Triage::add(std::string_view line, std::size_t n,
         std::vector<TableRow> rows{table_row(rec, opt_.input_name)};
         write(render_table_page(rows, opt_.color, table_->widths, !table_->started));
         table_->started = true;
+      }
+      if (!reports_.empty()) {
+        HeldEntry held;
+        held.record = Record{};
+        held.record->source = rec.source;
+        held.record->format = rec.format;
+        held.record->c = rec.c;
+        held.record->facts = shared_facts;
+        held.record->view = view;
+        if (entries_ > 1) held.record->session = shared_annotation;
+        held.annotation = shared_annotation;
+        held.check = Check{result.has_expectation, result.passed, result.failure};
+        to_reports(std::move(held));
       }
       if (!opt_.report_junit.empty() || !opt_.report_tap.empty()) {
         result.c = std::move(rec.c);
@@ -250,6 +356,35 @@ int Triage::finish(std::string_view extra_jsonl, std::string_view extra_table) {
   };
   if (!opt_.report_junit.empty()) write_report(opt_.report_junit, junit_report(cases_, {}), "JUnit");
   if (!opt_.report_tap.empty()) write_report(opt_.report_tap, tap_report(cases_, {}), "TAP");
+  // The session reports: the first entry's records if it stayed the only one (no session member,
+  // as offline), the input's end with its session summary, then each report closed.
+  for (HeldEntry& h : held_reports_) {
+    for (auto& r : reports_) {
+      report_call(*r, [&](RecordSink& s) {
+        if (h.skip) s.skipped(SkippedEntry{h.source, h.format, *h.skip});
+        else if (h.record) s.record(*h.record, h.check, {});
+      });
+    }
+  }
+  held_reports_.clear();
+  for (auto& r : reports_) {
+    report_call(*r, [&](RecordSink& s) {
+      // Every proxied exchange is read back from its exchange-log line (exchange_line()).
+      s.end_input(InputEnd{opt_.input_name, CaptureFormat::exchange_log});
+      s.end_session(SessionEnd{opt_.input_name, CaptureFormat::exchange_log, entries_ > 1 ? &summary : nullptr});
+      s.finish();
+    });
+    if (!r->sink) continue;
+    if (r->file) {
+      try {
+        r->file->close();
+      } catch (const OutputError& e) {
+        std::cerr << "mcptriage proxy: error: " << escape_terminal(e.what()) << "\n";
+      }
+    } else {
+      write(r->text.text);
+    }
+  }
   if (!opt_.quiet) std::cerr << "mcptriage: " << tally_.summary(0) << "\n";
   return status;
 }

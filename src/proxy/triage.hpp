@@ -1,7 +1,7 @@
 // The proxy's triage adapter: a recorded exchange-log line in, records out. The one place where
 // the proxy meets the classifier, the session analysis, the renderers and the reports, through
 // today's library API (read_lines_block, classify, SessionTracker, render_jsonl, render_table,
-// junit_report). When the run core's RecordSink lands, this file is what changes: the network
+// junit_report, and the HTML and OTLP report sinks: make_html_sink, make_otlp_sink). When the run core's RecordSink lands, this file is what changes: the network
 // code (server.cpp) and the client-behaviour watcher (watcher.cpp) only see Triage and Verdict.
 #pragma once
 
@@ -29,6 +29,8 @@ struct TriageOptions {
   std::vector<Outcome> fail_on;       ///< --fail-on
   std::string report_junit;           ///< --report-junit FILE
   std::string report_tap;             ///< --report-tap FILE ('-': stdout)
+  std::string report_html;            ///< --report-html FILE ('-': stdout, at the end)
+  std::string report_otlp;            ///< --report-otlp FILE ('-': stdout, at the end)
   bool quiet = false;                 ///< no summary line on stderr
 };
 
@@ -56,7 +58,8 @@ struct Verdict {
 
 class Triage {
  public:
-  /// Writes records to `out` (stdout).
+  /// Writes records to `out` (stdout). Opens the session reports' sinks (--report-html,
+  /// --report-otlp): a report file is created when first written (at the end at the latest).
   Triage(TriageOptions options, std::FILE* out);
   ~Triage();
   Triage(const Triage&) = delete;
@@ -85,6 +88,12 @@ class Triage {
 
  private:
   void write(std::string_view text);
+  struct Report;
+  struct HeldEntry;
+  /// Gives one record or skipped entry to every session report (held while the first entry is
+  /// the only one, as the CLI does: its records get a session member only once a second comes).
+  void to_reports(HeldEntry entry);
+  void report_call(Report& r, const std::function<void(RecordSink&)>& call);
   void emit_jsonl(std::string text, const std::optional<SessionAnnotation>& annotation);
 
   TriageOptions opt_;
@@ -104,6 +113,8 @@ class Triage {
   std::unique_ptr<Table> table_;
   std::vector<CaseResult> cases_;
   Tally tally_;
+  std::vector<std::unique_ptr<Report>> reports_;
+  std::vector<HeldEntry> held_reports_;
   std::size_t records_ = 0;
   std::size_t broken_ = 0;
   bool output_failed_ = false;

@@ -2,8 +2,9 @@
 // the page after it (style and script). Self-contained: no network request, no font, no image
 // (the Content-Security-Policy below forbids them). The script reads the data element with
 // JSON.parse and draws only through createElement and textContent: no capture text is ever
-// parsed as HTML. Rows are drawn a window at a time (fixed row height), so scrolling stays quick
-// at any size; the page's size bounds what opens (docs/report.md "Size").
+// parsed as HTML. The data is one JSON value per line (html.cpp): compact rows with a string
+// table, read at load; each kept detail stays text until its row is selected. Rows are drawn a
+// window at a time (fixed row height), so scrolling stays quick at any size (docs/report.md "Size").
 #pragma once
 
 #include <string_view>
@@ -72,6 +73,8 @@ a.jump { color:#0b57d0; cursor:pointer; text-decoration:underline; }
 #detail td.k { width:180px; color:#555; white-space:nowrap; word-break:normal; }
 .ev { display:flex; gap:6px; align-items:baseline; padding:1px 0; }
 .empty { color:#888; padding:16px; }
+.note { color:#8a5a00; }
+#budget { border-color:#d4781a; max-width:420px; }
 </style>
 </head>
 <body>
@@ -93,7 +96,6 @@ inline std::string_view html_page_tail() {
   var ROW = 24;
   var FAILURE = { HTTP_ERROR: 1, INVALID_HTTP_RESPONSE: 1, STREAM_INCOMPLETE: 1, MALFORMED_JSON: 1, INVALID_ENVELOPE: 1,
     JSONRPC_ERROR: 1, INVALID_TOOL_RESULT: 1, INVALID_RESULT: 1, TOOL_ERROR: 1 };
-  var data = JSON.parse(document.getElementById("mcptriage-data").textContent);
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -101,48 +103,70 @@ inline std::string_view html_page_tail() {
     return e;
   }
   function idText(id) { return id === null || id === undefined ? "" : (typeof id === "string" ? JSON.stringify(id) : String(id)); }
-  // Rows: an input's head, then its exchanges and skipped entries, in order.
-  var rows = [], bySource = Object.create(null), inputs = [], cur = null, errors = [];
-  var firstFailure = null, exchanges = 0, failed = 0, warned = 0, skipped = 0;
+  // The data: one JSON value per line (html.cpp says the forms). A row keeps its summary; its
+  // detail line stays text until the row is selected.
+  var S = [];
+  function s(v) { return typeof v === "number" ? S[v] : v; }
+  var rows = [], bySource = Object.create(null), inputs = [], cur = null, errors = [], last = null, meta = null;
+  var firstFailure = null, exchanges = 0, failed = 0, warned = 0, skipped = 0, withDetail = 0;
   var byLayer = Object.create(null), advice = Object.create(null), outcomesSeen = Object.create(null);
-  data.forEach(function (d) {
-    if (d.k === "input") {
-      cur = { name: d.name, head: null, count: 0, failures: 0, first: null, summary: null };
-      inputs.push(cur);
-      cur.head = { kind: "head", input: cur };
-      rows.push(cur.head);
-    } else if (d.k === "x") {
-      var r = d.rec, row = { kind: "x", d: d, r: r, input: cur, index: exchanges };
-      exchanges++;
-      cur.count++;
-      rows.push(row);
-      bySource[r.source] = row;
-      var layer = r.layer;
-      byLayer[layer] = byLayer[layer] || Object.create(null);
-      byLayer[layer][r.outcome] = (byLayer[layer][r.outcome] || 0) + 1;
-      outcomesSeen[r.outcome] = 1;
-      if (r.failed) failed++;
-      if (r.warnings && r.warnings.length) warned++;
-      if (r.retry && r.retry.advice !== "none") advice[r.retry.advice] = (advice[r.retry.advice] || 0) + 1;
-      if (FAILURE[r.outcome]) {
-        cur.failures++;
-        if (!cur.first) cur.first = row;
-        if (!firstFailure) firstFailure = row;
+  var lines = document.getElementById("mcptriage-data").textContent.split("\n");
+  for (var li = 0; li < lines.length; li++) {
+    var line = lines[li];
+    if (!line) continue;
+    if (line.charCodeAt(0) === 123) { if (last) { last.dl = line; withDetail++; } continue; }  // "{": a detail
+    var d = JSON.parse(line);
+    last = null;
+    switch (d[0]) {
+      case 0: S.push(d[1]); break;
+      case 1:
+        cur = { name: d[2], head: null, count: 0, failures: 0, first: null, summary: null, rows: Object.create(null) };
+        inputs.push(cur);
+        cur.head = { kind: "head", input: cur };
+        rows.push(cur.head);
+        break;
+      case 2: {
+        var f = d[11], r = { source: cur.name + "#" + d[1], n: d[1], status: d[2], hm: s(d[3]), method: s(d[4]), tool: s(d[5]),
+          id: d[6], outcome: s(d[7]), layer: s(d[8]), reason: s(d[9]), detail: s(d[10]), failed: !!(f & 1), captured: !!(f & 2),
+          advice: s(d[12]), dur: d[13], events: d[14], stream: !!(f & 16), replay: d[15] === null ? null : { n: d[15], safety: s(d[16]) } };
+        var row = { kind: "x", r: r, input: cur, index: exchanges, dl: null };
+        exchanges++;
+        cur.count++;
+        rows.push(row);
+        cur.rows[r.n] = row;
+        bySource[r.source] = row;
+        byLayer[r.layer] = byLayer[r.layer] || Object.create(null);
+        byLayer[r.layer][r.outcome] = (byLayer[r.layer][r.outcome] || 0) + 1;
+        outcomesSeen[r.outcome] = 1;
+        if (r.failed) failed++;
+        if (f & 4) warned++;
+        if (r.advice && r.advice !== "none") advice[r.advice] = (advice[r.advice] || 0) + 1;
+        if (FAILURE[r.outcome]) {
+          cur.failures++;
+          if (!cur.first) cur.first = row;
+          if (!firstFailure) firstFailure = row;
+        }
+        if (f & 8) last = row;
+        break;
       }
-    } else if (d.k === "skip") {
-      skipped++;
-      var s = { kind: "skip", d: d, r: d.rec, input: cur };
-      rows.push(s);
-      bySource[d.rec.source] = s;
-    } else if (d.k === "end") {
-      if (cur) cur.summary = d.summary;
-    } else if (d.k === "error") {
-      errors.push(d);
+      case 3: {
+        skipped++;
+        var sr = { source: cur.name + "#" + d[1], n: d[1], reason: s(d[2]), detail: s(d[3]) };
+        var sk = { kind: "skip", r: sr, input: cur };
+        rows.push(sk);
+        bySource[sr.source] = sk;
+        break;
+      }
+      case 4: if (cur) cur.summary = d[2]; break;
+      case 5: errors.push({ name: d[1], why: d[2] }); break;
+      case 6: meta = { details: d[1], all: d[2], failures: d[3] }; break;
     }
-  });
+  }
+  lines = null;
   inputs.forEach(function (i) { if (i.first) i.first.firstInInput = true; });
   if (firstFailure) firstFailure.firstInRun = true;
   document.body.setAttribute("data-exchanges", String(exchanges));
+  document.body.setAttribute("data-details", String(withDetail));
   document.body.setAttribute("data-failures", String(inputs.reduce(function (n, i) { return n + i.failures; }, 0)));
   document.getElementById("sub").textContent = inputs.length + " input" + (inputs.length === 1 ? "" : "s") + ", " +
     exchanges + " exchange" + (exchanges === 1 ? "" : "s") + (skipped ? ", " + skipped + " skipped" : "") +
@@ -178,6 +202,16 @@ inline std::string_view html_page_tail() {
   } else {
     c3.appendChild(el("div", null, "none"));
   }
+  if (withDetail < exchanges) {
+    // Past the detail budget (html.cpp HtmlBudget): say so where it is seen first.
+    var cb = card("Details kept");
+    cb.id = "budget";
+    cb.appendChild(el("div", "big", withDetail + " of " + exchanges));
+    cb.appendChild(el("div", null, "Full detail (record, headers, bodies, events) is kept for every exchange up to " +
+      (meta ? Math.round(meta.all / 1048576) : "?") + " MiB of detail, then for failures only up to " +
+      (meta ? Math.round(meta.failures / 1048576) : "?") + " MiB; the other rows keep their summary. " +
+      "Run mcptriage on a smaller input for all."));
+  }
   var c4 = card("Retry advice"), t4 = el("table");
   Object.keys(advice).sort().forEach(function (k) {
     var tr = el("tr");
@@ -197,9 +231,8 @@ inline std::string_view html_page_tail() {
   var shown = rows.slice();
   function hay(row) {
     if (row.hay !== undefined) return row.hay;
-    var r = row.r, v = row.d && row.d.v;
-    row.hay = [r.source, r.method, r.tool, r.outcome, r.reason, r.detail, r.http && r.http.status,
-      r.jsonrpc && idText(r.jsonrpc.id), r.jsonrpc && idText(r.jsonrpc.request_id), v && v.hm].join("\n").toLowerCase();
+    var r = row.r;
+    row.hay = [r.source, r.method, r.tool, r.outcome, r.reason, r.detail, r.status, r.id, r.hm].join("\n").toLowerCase();
     return row.hay;
   }
   function applyFilter() {
@@ -250,7 +283,6 @@ inline std::string_view html_page_tail() {
       e.addEventListener("click", function () { select(row, e); });
       return e;
     }
-    var v = row.d.v || {};
     var mark = el("span", "mark o-" + r.outcome);
     mark.title = r.outcome + " (" + r.layer + ")";
     mark.setAttribute("data-mark", String(row.index));
@@ -260,26 +292,26 @@ inline std::string_view html_page_tail() {
     var src = el("span", "c-src", shortSource(r.source, row.input));
     src.title = r.source;
     e.appendChild(src);
-    var st = r.http && r.http.transport_captured ? r.http.status : "";
+    var st = r.captured && r.status !== null ? r.status : "";
     e.appendChild(el("span", "c-st", st));
-    var m = (v.hm ? v.hm + " " : "") + (r.method || (r.jsonrpc && r.jsonrpc.error ? "" : ""));
+    var m = (r.hm ? r.hm + " " : "") + (r.method || "");
     e.appendChild(el("span", "c-m", m));
     e.appendChild(el("span", "c-tool", r.tool || ""));
-    e.appendChild(el("span", "c-id", idText(r.jsonrpc && (r.jsonrpc.request_id !== null ? r.jsonrpc.request_id : r.jsonrpc.id))));
+    e.appendChild(el("span", "c-id", r.id));
     e.appendChild(el("span", "c-o", r.outcome));
-    e.appendChild(el("span", "c-dur", typeof v.dur === "number" ? v.dur.toFixed(v.dur < 10 ? 1 : 0) + " ms" : ""));
+    e.appendChild(el("span", "c-dur", typeof r.dur === "number" ? r.dur.toFixed(r.dur < 10 ? 1 : 0) + " ms" : ""));
     if (row.firstInRun || row.firstInInput) {
       e.setAttribute("data-first-failure", row.firstInRun ? "run" : "input");
       e.appendChild(el("span", "badge first", "first failure"));
     }
     if (r.stream) {
-      e.appendChild(el("span", "badge", "SSE " + r.stream.events + " ev"));
-      if (r.outcome === "STREAM_INCOMPLETE") e.appendChild(el("span", "badge broke", "broke after event " + r.stream.events));
+      e.appendChild(el("span", "badge", "SSE " + r.events + " ev"));
+      if (r.outcome === "STREAM_INCOMPLETE") e.appendChild(el("span", "badge broke", "broke after event " + r.events));
     }
-    var rp = r.session && r.session.replay_of;
+    var rp = r.replay;
     if (rp) {
-      var link = el("a", "jump replay", "replay of " + shortSource(rp.source, row.input));
-      link.addEventListener("click", function (ev) { ev.stopPropagation(); var t = bySource[rp.source]; if (t) reveal(t); });
+      var link = el("a", "jump replay", "replay of #" + rp.n);
+      link.addEventListener("click", function (ev) { ev.stopPropagation(); var t = row.input.rows[rp.n]; if (t) reveal(t); });
       e.appendChild(link);
       e.appendChild(el("span", "badge " + (rp.safety === "safe" ? "safe" : "unsafe"), rp.safety));
     }
@@ -339,8 +371,8 @@ inline std::string_view html_page_tail() {
     selected = row;
     if (e) e.classList.add("sel");
     while (detail.firstChild) detail.removeChild(detail.firstChild);
-    var r = row.r, v = (row.d && row.d.v) || null;
-    detail.appendChild(el("h2", null, r.source));
+    var d = row.dl ? JSON.parse(row.dl) : null, r = d ? d.rec : row.r, v = d ? d.v : null;
+    detail.appendChild(el("h2", null, row.r.source));
     var t = el("table");
     if (row.kind === "skip") {
       kv(t, "skipped", r.reason);
@@ -349,6 +381,22 @@ inline std::string_view html_page_tail() {
       return;
     }
     kv(t, "outcome", r.outcome + " (layer " + r.layer + ")");
+    if (!d) {
+      // Past the report's detail budget: the row's summary only.
+      kv(t, "reason", r.reason);
+      kv(t, "detail", r.detail);
+      kv(t, "http", r.status === null ? "" : r.status + (r.captured ? "" : " (assumed)"));
+      kv(t, "method", ((r.hm ? r.hm + " " : "") + (r.method || "")).trim());
+      kv(t, "tool", r.tool);
+      kv(t, "id", r.id);
+      if (typeof r.dur === "number") kv(t, "duration", r.dur + " ms");
+      kv(t, "retry", r.advice);
+      if (r.replay) kv(t, "replay", "repeats #" + r.replay.n + "; " + r.replay.safety);
+      detail.appendChild(t);
+      detail.appendChild(el("p", "note", "Not kept: this report holds the full detail (record, headers, bodies, events) " +
+        "of " + withDetail + " of " + exchanges + " exchanges. Run mcptriage on a smaller input (a slice of the capture) for this one's."));
+      return;
+    }
     kv(t, "reason", r.reason);
     if (r.spec) {
       var a = el("a", null, r.spec);
@@ -371,12 +419,12 @@ inline std::string_view html_page_tail() {
     if (v && typeof v.dur === "number") kv(t, "duration", v.dur + " ms");
     if (v && v.t0) kv(t, "started", new Date(Number(BigInt(v.t0) / 1000000n)).toISOString());
     kv(t, "retry", r.retry ? r.retry.advice + (r.retry.detail ? ": " + r.retry.detail : "") : "");
-    if (row.d.check) kv(t, "expectation", row.d.check.passed ? "held" : "broken: " + row.d.check.failure);
+    if (d.check) kv(t, "expectation", d.check.passed ? "held" : "broken: " + d.check.failure);
     if (r.session) {
       kv(t, "session entry", r.session.entry + (r.session.post_index ? " (POST " + r.session.post_index + ")" : ""));
       if (r.session.replay_of) {
         var rp = r.session.replay_of, link = el("a", "jump", rp.source);
-        link.addEventListener("click", function () { var x = bySource[rp.source]; if (x) reveal(x); });
+        link.addEventListener("click", function () { var x = bySource[rp.source] || row.input.rows[rp.source.slice(rp.source.lastIndexOf("#") + 1)]; if (x) reveal(x); });
         var span = el("span");
         span.appendChild(document.createTextNode("repeats "));
         span.appendChild(link);

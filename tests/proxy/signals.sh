@@ -3,7 +3,8 @@
 # Stopping the proxy: SIGINT while a stream is open records that exchange as cut by the proxy,
 # prints the session and proxy summaries, completes the HAR and exits 130; SIGTERM exits 143; a
 # broken --expect exits 1 whatever the signal, with the JUnit report written; when standard output
-# closes (`| head -1`), the proxy stops by itself, exits 0 and still completes its recordings.
+# closes (`| head -1`), the proxy stops by itself, exits 0 and still completes its recordings;
+# --report-html and --report-otlp are complete after SIGINT, one row and one span per exchange.
 BIN=$1
 PX_MODE=${2:-plain}
 . "$(dirname "$0")/lib.sh"
@@ -50,6 +51,31 @@ px_start_proxy --upstream "$UP" --format jsonl -q --fail-on HTTP_ERROR
 px_post "$PX_PROXY_URL/json?bytes=10" "$CALL" >/dev/null
 px_stop_proxy TERM
 [[ $PX_RC == 143 ]] && ok "--fail-on not met: the signal's status (143)" || not_ok "--fail-on not met: 143" "status $PX_RC"
+
+# --- session reports -----------------------------------------------------------------------------------
+# --report-html and --report-otlp: written from the proxied session, complete when the proxy stops.
+px_start_proxy --upstream "$UP" --format jsonl -q --report-html "$WORK/session.html" --report-otlp "$WORK/session.otlp.json"
+px_post "$PX_PROXY_URL/json?bytes=10" "$CALL" >/dev/null
+px_post "$PX_PROXY_URL/shortjson" "$CALL" >/dev/null
+px_post "$PX_PROXY_URL/json?bytes=12" "$CALL" >/dev/null
+px_stop_proxy INT
+[[ $PX_RC == 130 ]] && ok "reports: SIGINT exit status 130" || not_ok "reports: exit 130" "status $PX_RC: $(one_line "$PX_PROXY_ERR")"
+rows=$(grep -c '^\[2,' "$WORK/session.html" 2>/dev/null)
+if [[ $rows == 3 ]] && grep -q '^</html>' "$WORK/session.html" && grep -q '^\[4,"proxy",{' "$WORK/session.html"; then
+  ok "--report-html: complete after SIGINT, one row per proxied exchange (3), the session summary"
+else not_ok "--report-html: complete, 3 rows" "rows: $rows; $(tail -c 200 "$WORK/session.html" 2>/dev/null)"; fi
+if jq -e '[.resourceSpans[].scopeSpans[].spans[]] | length == 3 and (map(select(.status.code == 2)) | length == 1)' "$WORK/session.otlp.json" >/dev/null 2>&1; then
+  ok "--report-otlp: one span per proxied exchange (3), the failure's status ERROR"
+else not_ok "--report-otlp: 3 spans, 1 error" "$(head -c 200 "$WORK/session.otlp.json" 2>/dev/null)"; fi
+# The browser harness of tests/report, when its tools are installed (ctest report.browser installs them).
+REPORT_DIR=$(cd "$(dirname "$0")/../report" && pwd)
+if [[ -x ${CHROMIUM:-/usr/bin/chromium} && -d $REPORT_DIR/node_modules/playwright-core ]]; then
+  if node "$REPORT_DIR/browser.cjs" "$WORK/session.html" "$WORK/session.png" 3 1 >"$WORK/browser.out" 2>&1; then
+    ok "--report-html: the browser check passes (3 marks, the failure marked, no console error)"
+  else not_ok "--report-html: browser check" "$(grep '^not ok' "$WORK/browser.out" | head -3 | tr '\n' ' ')"; fi
+else
+  echo "# skipped the browser check of --report-html: no chromium or tests/report/node_modules"
+fi
 
 # --- standard output closed ----------------------------------------------------------------------------
 # The proxy writes into a pipe that `head -n 1` closes after one line; the next record written

@@ -124,6 +124,55 @@ TEST(HtmlSink, EmbedsRecordsWithoutMarkupFromTheCapture) {
   EXPECT_EQ(html.find("http://"), std::string::npos);
 }
 
+// Every exchange gets a row; details are kept for every exchange within the first budget, then
+// for failures only within the second, then for none; repeated values come from the string table.
+TEST(HtmlSink, KeepsDetailsWithinItsBudgetAndARowForEveryRecord) {
+  mcptriage::StringOutput out;
+  auto sink = mcptriage::make_html_sink(out, false, mcptriage::HtmlBudget{1500, 4000});
+  sink->begin_input(mcptriage::InputInfo{0, "big.log"});
+  auto view = std::make_shared<mcptriage::ExchangeView>();
+  view->http_method = "POST";
+  view->response_body = std::string(600, 'x');
+  for (std::size_t i = 1; i <= 12; ++i) {
+    mcptriage::Record r;
+    r.source = mcptriage::SourceRef{0, i, std::nullopt};
+    const bool failure = i % 2 == 0;
+    r.c.outcome = failure ? mcptriage::Outcome::HTTP_ERROR : mcptriage::Outcome::TOOL_SUCCESS;
+    r.c.layer = failure ? mcptriage::Layer::transport : mcptriage::Layer::application;
+    r.c.method = "tools/call";
+    r.c.tool = "echo";
+    r.view = view;
+    sink->record(r, mcptriage::Check{}, {});
+  }
+  sink->finish();
+  const std::string& html = out.text;
+  std::vector<std::string> rows, details;
+  std::size_t tools = 0;
+  for (std::size_t at = 0; at < html.size();) {
+    const std::size_t nl = html.find('\n', at);
+    const std::string line = html.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+    if (line.rfind("[2,", 0) == 0) rows.push_back(line);
+    if (line.rfind("{\"rec\":", 0) == 0) details.push_back(rows.empty() ? "" : rows.back());
+    if (line == R"([0,"echo"])") ++tools;
+    if (nl == std::string::npos) break;
+    at = nl + 1;
+  }
+  ASSERT_EQ(rows.size(), 12u);
+  EXPECT_EQ(tools, 1u);  // defined once, referred to by every row
+  EXPECT_EQ(rows[0].rfind(R"([2,"1",)", 0), 0u) << rows[0];
+  // Each detail is some 1 KB: the first two rows keep theirs (all under 1500 bytes), then only
+  // failures (even rows) until 4000 bytes, then none.
+  ASSERT_GE(details.size(), 3u);
+  ASSERT_LT(details.size(), 12u);
+  EXPECT_EQ(details[0], rows[0]);
+  EXPECT_EQ(details[1], rows[1]);
+  for (std::size_t i = 2; i < details.size(); ++i) {
+    const std::size_t n = std::stoul(details[i].substr(4));  // [2,"N",...
+    EXPECT_EQ(n % 2, 0u) << details[i];                     // a failure's
+  }
+  EXPECT_NE(html.find("[6," + std::to_string(details.size()) + ",1500,4000]"), std::string::npos);
+}
+
 TEST(OtlpSink, OneSpanPerRecordWithErrorStatusForFailures) {
   mcptriage::StringOutput out;
   auto sink = mcptriage::make_otlp_sink(out, false, 1764633600);
