@@ -142,6 +142,20 @@ std::expected<Config, UsageError> resolve_config(const RawOptions& opt, const En
     cfg.inputs.push_back("-");
   }
 
+  // --follow: one growing file by its name (io/follow_source.hpp); a folder is refused in run().
+  cfg.follow = opt.follow;
+  if (cfg.follow) {
+    if (!cfg.manifest.empty()) return fail("mcptriage: error: --follow follows one log: it does not go with --manifest\n");
+    if (cfg.inputs.size() != 1) {
+      return fail("mcptriage: error: --follow follows one log (" + std::to_string(cfg.inputs.size()) + " inputs given)\n");
+    }
+    if (cfg.inputs.front() == "-") {
+      return fail(
+          "mcptriage: error: --follow follows a file by its name (to see it rotated or truncated): give the log's "
+          "path, not standard input\n");
+    }
+    if (!opt.body_file.empty()) return fail("mcptriage: error: --body does not go with --follow (a log holds its bodies)\n");
+  }
   cfg.format = opt.format.empty() ? (env.stdout_tty ? OutputFormat::table : OutputFormat::jsonl)
                : opt.format == "table" ? OutputFormat::table
                                        : OutputFormat::jsonl;

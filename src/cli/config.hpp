@@ -78,8 +78,10 @@ struct Config {
   unsigned jobs = 0;                   ///< 0: one per core
   bool redact = true;
   long long now = 0;                   ///< the clock of the run (HTTP-date Retry-After), seconds since the epoch
-  std::optional<std::chrono::milliseconds> idle_timeout;  ///< `--idle-timeout` (live standard input)
-  std::optional<std::chrono::milliseconds> timeout;       ///< `--timeout` (live standard input)
+  /// `--follow`: the one input, a JSON Lines log, is followed as it grows (io/follow_source.hpp).
+  bool follow = false;
+  std::optional<std::chrono::milliseconds> idle_timeout;  ///< `--idle-timeout` (live standard input, `--follow`)
+  std::optional<std::chrono::milliseconds> timeout;       ///< `--timeout` (live standard input, `--follow`)
   std::string notes;                   ///< "mcptriage: note: ..." lines for standard error, before the run
 };
 

@@ -30,6 +30,7 @@ std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const
       "  mcptriage --expect TOOL_SUCCESS reply.txt     # CI: exit 1 unless every exchange is TOOL_SUCCESS\n"
       "  mcptriage --manifest captures/suite.manifest --report-junit junit.xml   # a suite of captures\n"
       "  mcptriage --fail-on HTTP_ERROR,STREAM_INCOMPLETE prod-captures/        # alert on production captures\n"
+      "  mcptriage --follow --fail-on HTTP_ERROR gateway.jsonl   # a growing log, live; Ctrl-C: summary, exit 1 or 130\n"
       "\n"
       "Exit codes: 0 ok; 1 an --expect or --fail-on was broken; 2 usage error; 3 an input could not be read or\n"
       "recognised; 4 the output could not be written. A closed output (| head) ends the run quietly.\n"
@@ -47,6 +48,10 @@ std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const
   app.add_flag("--events", opt.events,
                "Standard input read live: each event of an event stream as it arrives, as a record (kind \"event\") "
                "in JSON Lines or a line in the table (the table on a terminal shows them without it)");
+  app.add_flag("--follow", opt.follow,
+               "Follow one JSON Lines log (exchange log or JSON-RPC message stream) as it grows, like tail -F "
+               "(rotation, truncation): each record is written when its exchange completes; Ctrl-C (or "
+               "--idle-timeout, --timeout) ends it with the summary");
   app.add_option("--id", id, "The request's JSON-RPC id, type-exact: 1 is the integer, '\"1\"' the string")
       ->type_name("ID");
   app.add_option("--method", opt.method, "The request's method (tools/call, initialize, notifications/initialized, ...)")
@@ -108,11 +113,12 @@ std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const
       ->check(CLI::Range(1u, 1024u));
   app.add_option("--idle-timeout", opt.idle_timeout,
                  "Reading stdin live: when no byte arrives for DURATION (e.g. 30s, 2m, 500ms), judge what "
-                 "arrived (STREAM_INCOMPLETE idle_timeout) and end")
+                 "arrived (STREAM_INCOMPLETE idle_timeout) and end; with --follow: end when the log did not grow "
+                 "for DURATION")
       ->type_name("DURATION");
   app.add_option("--timeout", opt.timeout,
                  "Reading stdin live: when the input takes longer than DURATION, judge what arrived "
-                 "(STREAM_INCOMPLETE timeout) and end")
+                 "(STREAM_INCOMPLETE timeout) and end; with --follow: stop following after DURATION")
       ->type_name("DURATION");
   app.add_flag("--no-redact", opt.no_redact,
                "Print credentials as captured (Authorization, cookies, API keys, tokens); redacted by default");

@@ -37,6 +37,7 @@ struct RawOptions {
   bool explain = false;                    ///< `--explain`
   bool verbose = false;                    ///< `-v`, `--verbose`
   bool events = false;                     ///< `--events`
+  bool follow = false;                     ///< `--follow`
   std::size_t max_input = kDefaultMaxInput;  ///< bytes
   std::size_t max_body = kDefaultMaxBody;    ///< bytes
   bool no_redact = false;

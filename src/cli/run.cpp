@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -18,6 +19,7 @@
 
 #include "cli/options.hpp"
 #include "cli/triage.hpp"
+#include "io/follow_source.hpp"
 #include "io/inputs.hpp"
 #include "io/live_source.hpp"
 #include "io/output.hpp"
@@ -215,6 +217,16 @@ ExitCode run(const Config& config, const Env&) {
   std::vector<RecordSink*> sinks{records_sink.get()};
   for (const Report& r : reports) sinks.push_back(r.sink.get());
 
+  // --follow follows one file: a folder is refused before it is walked (config.cpp refuses the rest).
+  if (config.follow) {
+    struct stat st {};
+    if (::stat(config.inputs.front().c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+      std::cerr << "mcptriage: error: --follow follows one log, not a folder: " << escape_terminal(config.inputs.front())
+                << "\n";
+      return ExitCode::usage;
+    }
+  }
+
   // The inputs: files, folders (recursive, sorted), stdin; then the manifest's captures.
   StderrReporter reporter;
   WalkReport walk(reporter, sinks);
@@ -253,7 +265,20 @@ ExitCode run(const Config& config, const Env&) {
     lo.not_live = [&signals] { signals->restore(); };
     live_source.emplace(inputs, std::move(lo));
   }
-  io::Source& source = live ? static_cast<io::Source&>(*live_source) : file_source;
+  // A log followed as it grows (--follow, follow_source.hpp); a missing file is an input error above.
+  std::optional<io::FollowSource> follow_source;
+  if (config.follow && inputs.size() == 1) {
+    signals.emplace();
+    io::FollowSource::Options fo;
+    fo.sizes = io::file_source_sizes(pipeline);
+    fo.idle = config.idle_timeout;
+    fo.total = config.timeout;
+    fo.signal_fd = signals->fd();
+    follow_source.emplace(inputs, fo);
+  }
+  io::Source& source = follow_source ? static_cast<io::Source&>(*follow_source)
+                       : live         ? static_cast<io::Source&>(*live_source)
+                                      : file_source;
   TriageOptions options;
   options.now = config.now;
   options.flags = config.flags;
@@ -277,8 +302,9 @@ ExitCode run(const Config& config, const Env&) {
       return ExitCode::output_error;
     }
     // The reader went away (`| head`): quietly, with what had failed so far (docs/exit-codes.md).
-    if (auto sig = signal_status()) return *sig;
-    return run_status(reporter.input_errors, triage.broken());
+    const ExitCode status = run_status(reporter.input_errors, triage.broken());
+    if (auto sig = signal_status(); sig && !(config.follow && status != ExitCode::ok)) return *sig;
+    return status;
   }
   std::size_t broken = triage.broken();
   if ((config.expect || !config.manifest.empty()) && triage.records() == 0 && reporter.input_errors == 0) {
@@ -298,8 +324,11 @@ ExitCode run(const Config& config, const Env&) {
   }
   if (!config.quiet) std::cerr << "mcptriage: " << triage.tally().summary(reporter.input_errors) << "\n";
   if (output_failed) return ExitCode::output_error;
-  if (auto sig = signal_status()) return *sig;  // the wait was cut: 130, 143 or 129 over 3 and 1
-  return run_status(reporter.input_errors, broken);
+  const ExitCode status = run_status(reporter.input_errors, broken);
+  // Live standard input: the wait was cut, 130, 143 or 129 over 3 and 1. A follow ends by a
+  // signal as a rule: 3 and 1 say what it saw (--fail-on), the signal's status only what is left.
+  if (auto sig = signal_status(); sig && !(config.follow && status != ExitCode::ok)) return *sig;
+  return status;
 }
 
 }  // namespace mcptriage::cli

@@ -218,7 +218,7 @@ void Triage::consume(io::Batch&& batch) {
   for (const StreamEvent& e : batch.events) {
     for (RecordSink* s : sinks_) s->event(e);
   }
-  if (batch.live) {
+  if (batch.live || batch.follow) {
     for (RecordSink* s : sinks_) s->flush();
   }
 }

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "io/lines.hpp"
 #include "io/read_limited.hpp"
 #include "io/source.hpp"
 #include "json/dom.hpp"
@@ -19,45 +20,6 @@ namespace mcptriage::io {
 namespace {
 
 std::string errno_text(int err) { return std::strerror(err); }
-
-/// Line ends in `text`. memchr steps over a line at a time; std::count compared every byte and
-/// cost a tenth of a one-job run (callgrind, docs/performance.md).
-std::size_t count_newlines(std::string_view text) {
-  std::size_t n = 0;
-  const char* p = text.data();
-  const char* const end = p + text.size();
-  while (p != end) {
-    const void* hit = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
-    if (hit == nullptr) break;
-    ++n;
-    p = static_cast<const char*>(hit) + 1;
-  }
-  return n;
-}
-
-/// Lines in a block of a JSON Lines log, at most (FileSource::stream).
-constexpr std::size_t kBlockLines = 1024;
-
-/// Where a block that starts at `start` ends: after its kBlockLines-th line end, or at `end`
-/// when [start, end) holds fewer lines.
-std::size_t line_cut(std::string_view text, std::size_t start, std::size_t end) {
-  const char* p = text.data() + start;
-  const char* const stop = text.data() + end;
-  for (std::size_t n = 0; n < kBlockLines; ++n) {
-    const void* hit = std::memchr(p, '\n', static_cast<std::size_t>(stop - p));
-    if (hit == nullptr) return end;
-    p = static_cast<const char*>(hit) + 1;
-    if (p == stop) return end;
-  }
-  return static_cast<std::size_t>(p - text.data());
-}
-
-/// The last line end in `text`, or npos. glibc's memrchr: std::string::rfind compares a byte at a
-/// time, and a block that ends inside a long line (a 500 KB tool output) is scanned back whole.
-std::size_t last_newline(std::string_view text) {
-  const void* hit = ::memrchr(text.data(), '\n', text.size());
-  return hit == nullptr ? std::string::npos : static_cast<std::size_t>(static_cast<const char*>(hit) - text.data());
-}
 
 /// Appends up to `want` bytes read from `fd` to `buf` (read_interruptible with `stop_fd`).
 /// Returns false on a read error (`err` set; ECANCELED: the run stopped); `eof` is set when the
@@ -156,7 +118,7 @@ void FileSource::stream(std::size_t i, Feed& feed) {
   auto emit_block = [&](std::string data, bool last) {
     const std::size_t first_line = lines_before;
     lines_before += count_newlines(data);
-    feed.lines(i, std::move(data), first_line, last);
+    feed.lines(i, std::move(data), first_line, last, /*follow=*/false);
   };
   for (;;) {
     const std::size_t nl = eof ? std::string::npos : last_newline(buf);

@@ -41,6 +41,7 @@ struct Unit {
   std::vector<Exchange> ready;
   std::vector<StreamEvent> events;
   bool live = false;
+  bool follow = false;      ///< a block of a log followed as it grows (Feed::lines)
   bool last_block = false;  ///< the log's final block (possibly empty)
   std::size_t first_line = 0;  ///< lines of the log before this block (line numbers in details)
   std::shared_ptr<const ContextFlags> flags;  ///< a log's context, read once for all its blocks
@@ -165,10 +166,11 @@ class Pipeline final : public Feed {
     emit(std::move(u));
   }
 
-  void lines(std::size_t input, std::string block, std::size_t first_line, bool last) override {
+  void lines(std::size_t input, std::string block, std::size_t first_line, bool last, bool follow) override {
     auto u = unit(Unit::Kind::block, input);
     u->flags = stream_context(input);
     u->last_block = last;
+    u->follow = follow;
     u->first_line = first_line;
     u->data = std::move(block);
     emit(std::move(u));
@@ -442,7 +444,7 @@ class Pipeline final : public Feed {
     const bool first = u.input != log_input_ || !log_delivered_;
     if (u.input == log_input_) log_delivered_ = true;
     consume_(Batch{u.input, std::move(u.error), std::move(u.records), std::move(u.prepared), first, live,
-                   std::move(u.events)});
+                   u.follow, std::move(u.events)});
   }
 
   void deliver_error(std::size_t input, std::string why) {
@@ -514,15 +516,25 @@ class Pipeline final : public Feed {
     }
     // Lines of earlier blocks wait for lines of this one: read them again together. A log that
     // never comes apart (a message stream whose replies trail far behind) is read whole at the end.
+    // A followed log has no end to wait for: its carry is read again with each block (it holds
+    // at most the pairing window's lines past the first exchange still waiting, as requests are
+    // given up after it), and more than --max-input of it is an input error, not a growing heap.
     constexpr std::size_t kRereads = 8;
     carry_ += u.data;
     give_back(u.data);
     ++carry_blocks_;
-    if (carry_blocks_ > kRereads && !u.last_block) return;
+    if (u.follow && carry_.size() > options_.capture.max_input) {
+      log_failed_ = true;
+      std::string().swap(carry_);
+      return deliver_error(u.input, "--follow: more than --max-input (" + std::to_string(options_.capture.max_input) +
+                                        " bytes) of lines wait for later lines; raise the limit with --max-input BYTES");
+    }
+    if (carry_blocks_ > kRereads && !u.last_block && !u.follow) return;
     Unit joined;
     joined.kind = Unit::Kind::block;
     joined.input = u.input;
     joined.flags = u.flags;
+    joined.follow = u.follow;
     joined.last_block = u.last_block;
     joined.data = std::move(carry_);
     joined.first_line = carry_first_line_;

@@ -40,7 +40,10 @@ struct Batch {
   std::vector<std::string> prepared; ///< a text made beside each record on the worker (Work::records_of),
                                      ///< or empty: dropped where the record was renamed since
   bool first = true;                 ///< the first batch of this input
-  bool live = false;                 ///< fed live (Feed::exchanges): output it at once
+  bool live = false;                 ///< fed live (Feed::exchanges): output it at once, no session wait
+  /// Lines of a log followed as it grows (Feed::lines with `follow`): output it at once, but
+  /// with the session rules of one read (the first entry waits for a second).
+  bool follow = false;
   std::vector<StreamEvent> events = {};  ///< events of a stream read live (Feed::event), numbered
 };
 

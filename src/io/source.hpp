@@ -1,8 +1,9 @@
 // Input sources: where a run's exchanges come from. A source hands the pipeline (pipeline.hpp)
 // the inputs' bytes or exchanges in order through a Feed; the pipeline reads, classifies and
-// numbers them. Today's source is the command line's files and standard input (FileSource);
-// a live reader of standard input or a growing log, and the proxy, are further sources that
-// feed exchanges as they complete (Feed::exchanges, with `live` set).
+// numbers them. The command line's files and standard input are a FileSource; the live reader
+// of standard input (live_source.hpp) and the proxy feed exchanges as they complete
+// (Feed::exchanges, with `live` set); a log followed as it grows (follow_source.hpp) feeds
+// blocks of lines as they are written (Feed::lines, with `follow` set).
 #pragma once
 
 #include <cstddef>
@@ -42,7 +43,9 @@ class Feed {
   virtual void document(std::size_t input, std::string bytes) = 0;
   /// Whole lines of a JSON Lines log: `first_line` lines of it came before, `last` ends the
   /// log. Leave kPadding (json/dom.hpp) spare bytes allocated after them: they are parsed in place.
-  virtual void lines(std::size_t input, std::string block, std::size_t first_line, bool last) = 0;
+  /// `follow`: the log is followed as it grows (`--follow`, follow_source.hpp): its records
+  /// must reach the output at once (RecordSink::flush), read as one read of the log reads them.
+  virtual void lines(std::size_t input, std::string block, std::size_t first_line, bool last, bool follow) = 0;
   /// Exchanges already read (a live source, the proxy), numbered on from the input's earlier
   /// ones. `live`: their records must reach the output at once (RecordSink::flush).
   virtual void exchanges(std::size_t input, std::vector<Exchange> exchanges, bool live) = 0;

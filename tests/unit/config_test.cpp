@@ -134,6 +134,25 @@ TEST(Config, StandardInputIsTheInputWhenNoneIsGivenAndItIsNoTerminal) {
             "Run with --help for usage.\n");
 }
 
+TEST(Config, FollowTakesOneFileByItsName) {
+  RawOptions raw = with_input();
+  raw.follow = true;
+  EXPECT_TRUE(resolved(raw, pipes()).follow);
+  auto usage = [](RawOptions r, const Env& env) {
+    auto c = resolve_config(r, env);
+    return c ? std::string("(no error)") : c.error().text;
+  };
+  raw.inputs = {"a.jsonl", "b.jsonl"};
+  EXPECT_EQ(usage(raw, pipes()), "mcptriage: error: --follow follows one log (2 inputs given)\n");
+  raw.inputs = {"-"};
+  EXPECT_TRUE(usage(raw, pipes()).starts_with("mcptriage: error: --follow follows a file by its name"));
+  raw.inputs = {};  // no input, standard input a pipe: standard input
+  EXPECT_TRUE(usage(raw, pipes()).starts_with("mcptriage: error: --follow follows a file by its name"));
+  raw.inputs = {"a.jsonl"};
+  raw.body_file = "body.txt";
+  EXPECT_EQ(usage(raw, pipes()), "mcptriage: error: --body does not go with --follow (a log holds its bodies)\n");
+}
+
 TEST(Config, UsageErrorsNameTheFlag) {
   RawOptions bad_id = with_input();
   bad_id.id = "01";

@@ -463,5 +463,66 @@ TEST(Pipeline, AConsumerThatStopsEndsAReadThatWaitsForEver) {
   EXPECT_TRUE(source.waited_out) << "the read was interrupted, not left waiting";
 }
 
+/// Feeds a JSON Lines text a line at a time, each line a block of its own with `follow` set (as
+/// --follow feeds a log written a line at a time), then an empty last block. `fed`: the lines fed
+/// so far (with one job, a batch is taken inside the feed call of its block).
+class LineByLineSource final : public Source {
+ public:
+  explicit LineByLineSource(std::string text) : text_(std::move(text)) {}
+  void produce(Feed& feed) override {
+    for (std::size_t pos = 0; pos < text_.size();) {
+      const std::size_t end = text_.find('\n', pos) + 1;
+      std::string block = feed.buffer();
+      block.assign(text_, pos, end - pos);
+      pos = end;
+      feed.lines(0, std::move(block), fed++, false, /*follow=*/true);
+    }
+    feed.lines(0, std::string(), fed, true, /*follow=*/true);
+  }
+  std::size_t fed = 0;
+
+ private:
+  std::string text_;
+};
+
+TEST(Pipeline, AFollowedLogGivesEachRecordWhenItsExchangeCompletesAsOneReadWould) {
+  // A request (id 2, line 3) waits while 12 pairs go by (more blocks than a log read at once reads
+  // again before its end), then its reply comes (line 28); a last request is never answered.
+  auto request = [](int id) {
+    return fmt::format(R"({{"jsonrpc":"2.0","id":{},"method":"tools/call","params":{{"name":"t"}}}})", id) + "\n";
+  };
+  auto reply = [](int id) {
+    return fmt::format(R"({{"jsonrpc":"2.0","id":{},"result":{{"content":[{{"type":"text","text":"r{}"}}]}}}})", id, id) +
+           "\n";
+  };
+  std::string text = request(1) + reply(1) + request(2);
+  for (int id = 3; id <= 14; ++id) text += request(id) + reply(id);
+  text += reply(2) + request(99);
+  auto whole = read_capture(text, "log");
+  ASSERT_TRUE(whole.has_value());
+  const std::string expected = summary(classify_all(*whole), "log");
+  for (unsigned jobs : {1u, 3u}) {
+    PipelineOptions options;
+    options.jobs = jobs;
+    LineByLineSource source(text);
+    std::string out;
+    std::vector<std::pair<std::size_t, std::size_t>> taken;  // (exchange, lines fed when taken)
+    bool all_follow = true;
+    run_pipeline(source, std::vector<Input>{Input{.name = "log", .path = "log"}}, options, work(), [&](Batch&& batch) {
+      all_follow = all_follow && batch.follow && !batch.live;
+      for (const Record& r : batch.records) taken.emplace_back(r.source.exchange, source.fed);
+      out += summary(batch.records, "log");
+    });
+    EXPECT_EQ(out, expected) << "jobs " << jobs;
+    EXPECT_TRUE(all_follow) << "jobs " << jobs;
+    if (jobs != 1) continue;
+    ASSERT_EQ(taken.size(), 15u);
+    EXPECT_EQ(taken[0], (std::pair<std::size_t, std::size_t>{1, 2})) << "#1 once its reply (line 2) is read";
+    // #2 and the 12 exchanges after it, which wait with it, once its reply (line 28) is read.
+    for (std::size_t k = 1; k <= 13; ++k) EXPECT_EQ(taken[k].second, 28u) << "#" << taken[k].first;
+    EXPECT_EQ(taken[14], (std::pair<std::size_t, std::size_t>{15, 29})) << "the one never answered, at the end";
+  }
+}
+
 }  // namespace
 }  // namespace mcptriage::io
