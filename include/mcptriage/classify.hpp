@@ -44,8 +44,9 @@ struct ContextFlags {
 /// What classify() read on its way that the session analysis needs (src/session), handed out
 /// so that no body is parsed twice (docs/performance.md). Pure data.
 struct ReadAlong {
-  /// The captured request body (Exchange::request; not `--request`) when it is a JSON-RPC message
-  /// object (RequestInfo::Shape::message): the reader's RequestInfo, or the classifier's reading.
+  /// The request body when it is a JSON-RPC message object (RequestInfo::Shape::message): the
+  /// captured one (Exchange::request: the reader's RequestInfo, or the classifier's reading),
+  /// else the one given beside the capture (`--request FILE` or a request sidecar).
   std::optional<RequestInfo> request;
   // The deciding result of a tools/call TOOL_SUCCESS (a single record, not a batch element).
   bool tool_result_found = false;

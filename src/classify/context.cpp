@@ -70,6 +70,10 @@ RequestContext build_context(const Exchange& ex, const ContextFlags& flags, std:
     if (flags.request && !apply_request(*flags.request, ctx, MethodSource::request)) {
       warnings.push_back(fmt::format("{} is not a JSON-RPC message; ignored",
                                      flags.request_origin.empty() ? "--request file" : flags.request_origin));
+    } else if (flags.request && along && !along->request) {
+      // The request given beside a capture that holds none (`--request FILE`, a sidecar) is the
+      // session's request too: its tool for retry safety, its params for replays.
+      along->request = *flags.request;
     }
     if (flags.id) {
       ctx.request.id = flags.id;

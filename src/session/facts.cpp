@@ -100,8 +100,8 @@ SessionFacts extract_session_facts(const Exchange& ex, const std::vector<Classif
     f.http_method = ex.request->method_line;
     if (auto sid = find_header(ex.request->headers, "mcp-session-id")) f.session_id = std::string(*sid);
     f.server = server_of(*ex.request);
-    f.request = along.request;
   }
+  f.request = along.request;  // captured, or given beside the capture (ReadAlong::request)
   if (records.empty()) return f;
   const Classification& c = records.front();
   const std::string request_method = f.request ? f.request->method.value_or("") : std::string();
