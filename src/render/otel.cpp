@@ -41,7 +41,8 @@ std::vector<OtelAttribute> otel_attributes(const Record& r) {
   if (c.transport_captured) {
     out.push_back(OtelAttribute{"http.response.status_code", std::to_string(c.http_status), true});
   }
-  if (is_failure(c.outcome)) {
+  // NOT_CAPTURED is no failure of the call, but no success either: a span must not read as one.
+  if (is_failure(c.outcome) || c.outcome == Outcome::NOT_CAPTURED) {
     std::string type;
     if (c.outcome == Outcome::TOOL_ERROR) type = "tool_error";
     else if (c.error_code) type = std::to_string(*c.error_code);

@@ -95,7 +95,7 @@ class OtlpSink final : public RecordSink {
       put_attr(s, first, "mcptriage.replay.safety", to_string(r.session->replay->safety));
     }
     s += "],\"status\":{";
-    if (is_failure(c.outcome)) {
+    if (is_failure(c.outcome) || c.outcome == Outcome::NOT_CAPTURED) {  // as error.type (otel.cpp)
       // The MCP conventions: the status description is JSONRPCError.message when there is one.
       const std::string& message = c.error_message.empty() ? c.detail : c.error_message;
       s += fmt::format("\"message\":{},\"code\":{}", jstr(clipped(message)), kStatusCodeError);
