@@ -43,6 +43,7 @@ enum ExitCode : int {
   kExpectFailed = 1,
   kUsage = 2,
   kCannotRun = 3,  ///< cannot listen, or cannot create a recording
+  kOutputFailed = 4,  ///< a report file could not be created or written
 };
 
 struct Options {
@@ -212,7 +213,7 @@ int proxy_main(int argc, char** argv) {
   app.add_option("--report-tap", opt.report_tap, "Write a TAP version 13 report to FILE at the end ('-' for stdout)")
       ->type_name("FILE");
   app.add_option("--report-html", opt.report_html,
-                 "Write the HTML session report of the proxied exchanges to FILE, as they come; complete when the proxy stops ('-' for stdout)")
+                 "Write the HTML session report of the proxied exchanges to FILE when the proxy stops ('-' for stdout)")
       ->type_name("FILE");
   app.add_option("--report-otlp", opt.report_otlp,
                  "Write the OTLP/JSON trace report of the proxied exchanges to FILE when the proxy stops ('-' for stdout)")
@@ -477,6 +478,7 @@ int proxy_main(int argc, char** argv) {
   std::signal(SIGHUP, SIG_DFL);
   triage_thread.join();
   std::fflush(stdout);
+  if (triage_status == kOutputFailed) return kOutputFailed;  // as offline: 4 wins over the rest
   if (triage_status != 0) return kExpectFailed;
   if (output_failed) return kOk;
   if (stop_signal != 0) return 128 + stop_signal;

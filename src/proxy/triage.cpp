@@ -78,6 +78,7 @@ void Triage::report_call(Report& r, const std::function<void(RecordSink&)>& call
   } catch (const OutputError& e) {
     std::cerr << "mcptriage proxy: error: " << escape_terminal(e.what()) << " (the " << r.what << " report stops)\n";
     r.sink.reset();
+    report_failed_ = true;
   }
 }
 
@@ -352,7 +353,10 @@ int Triage::finish(std::string_view extra_jsonl, std::string_view extra_table) {
     }
     std::ofstream f(path, std::ios::binary);
     f << text;
-    if (!f) std::cerr << "mcptriage proxy: error: cannot write " << what << " report " << escape_terminal(path) << "\n";
+    if (!f) {
+      std::cerr << "mcptriage proxy: error: cannot write " << what << " report " << escape_terminal(path) << "\n";
+      report_failed_ = true;
+    }
   };
   if (!opt_.report_junit.empty()) write_report(opt_.report_junit, junit_report(cases_, {}), "JUnit");
   if (!opt_.report_tap.empty()) write_report(opt_.report_tap, tap_report(cases_, {}), "TAP");
@@ -380,13 +384,14 @@ int Triage::finish(std::string_view extra_jsonl, std::string_view extra_table) {
         r->file->close();
       } catch (const OutputError& e) {
         std::cerr << "mcptriage proxy: error: " << escape_terminal(e.what()) << "\n";
+        report_failed_ = true;
       }
     } else {
       write(r->text.text);
     }
   }
   if (!opt_.quiet) std::cerr << "mcptriage: " << tally_.summary(0) << "\n";
-  return status;
+  return report_failed_ ? 4 : status;
 }
 
 }  // namespace mcptriage::proxy

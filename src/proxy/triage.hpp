@@ -77,7 +77,8 @@ class Triage {
 
   /// The end of the run: held records, the session summary record (or table block), `extra`
   /// records or lines of the proxy's own after it, the reports, and the summary line on stderr
-  /// (`mcptriage: N exchanges: ...`). Returns 1 when an expectation was broken, else 0.
+  /// (`mcptriage: N exchanges: ...`). Returns 4 when a report file could not be created or
+  /// written (each said on stderr), else 1 when an expectation was broken, else 0.
   int finish(std::string_view extra_jsonl, std::string_view extra_table);
 
   /// Standard output was closed (EPIPE) or could not be written: the caller should stop.
@@ -118,6 +119,7 @@ class Triage {
   std::size_t records_ = 0;
   std::size_t broken_ = 0;
   bool output_failed_ = false;
+  bool report_failed_ = false;  ///< a report file could not be created or written
 };
 
 }  // namespace mcptriage::proxy

@@ -77,6 +77,14 @@ else
   echo "# skipped the browser check of --report-html: no chromium or tests/report/node_modules"
 fi
 
+# A report file that cannot be created: said at once, the proxy goes on, exit 4 at the end (as offline).
+px_start_proxy --upstream "$UP" --format jsonl -q --report-otlp "$WORK/no-such-dir/x.otlp.json"
+px_post "$PX_PROXY_URL/json?bytes=10" "$CALL" >/dev/null
+px_stop_proxy INT
+if [[ $PX_RC == 4 ]] && grep -q 'OTLP report' "$PX_PROXY_ERR" && [[ $(grep -c '"kind":"exchange"' "$PX_PROXY_OUT") == 1 ]]; then
+  ok "--report-otlp into a missing folder: said on stderr, the exchange still triaged, exit 4"
+else not_ok "unwritable report: exit 4" "status $PX_RC: $(one_line "$PX_PROXY_ERR")"; fi
+
 # --- standard output closed ----------------------------------------------------------------------------
 # The proxy writes into a pipe that `head -n 1` closes after one line; the next record written
 # after that meets EPIPE, and the proxy stops by itself.
