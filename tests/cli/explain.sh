@@ -46,31 +46,43 @@ PY
 check "docs/classification.md documents over 100 reason codes" test "$(wc -l <<<"$documented")" -gt 100
 # A section of the MCP specification (of a version), of an MCP extension, of an RFC or of JSON-RPC 2.0.
 link='https://(modelcontextprotocol\.io/(specification/[0-9]{4}-[0-9]{2}-[0-9]{2}|extensions)/[^ #]+#[^ #]+|www\.rfc-editor\.org/rfc/rfc[0-9]+#section-[0-9.]+|www\.jsonrpc\.org/specification#[a-z_]+)'
+# One explain run for many names (a process each cost minutes under ASan); entries_of picks the
+# entries headed `reason NAME` or `outcome NAME` out of its output.
+entries_of() { awk -v h="$1" '/^[a-z]/ { on = ($0 == h) } on' <<<"$2"; }
 bad=""
+# shellcheck disable=SC2086
+all=$("$bin" explain $documented 2>&1) || bad=" (explain of them all failed)"
 for code in $documented; do
-  out=$("$bin" explain "$code" 2>&1) || { bad="$bad $code(exit)"; continue; }
-  grep -q "^reason $code\$" <<<"$out" || bad="$bad $code(entry)"
+  out=$(entries_of "reason $code" "$all")
+  [ -n "$out" ] || { bad="$bad $code(entry)"; continue; }
   specs=$(grep -c '^  spec ' <<<"$out")
   [ "$specs" -gt 0 ] && [ "$(grep -Ec "^  spec     $link\$" <<<"$out")" = "$specs" ] || bad="$bad $code(spec)"
 done
 check "explain prints an entry with a spec link for every documented reason code${bad:+: not for$bad}" test -z "$bad"
 bad=""
-for o in TOOL_SUCCESS TOOL_ERROR RPC_SUCCESS INPUT_REQUIRED TASK_CREATED ACCEPTED HTTP_ERROR INVALID_HTTP_RESPONSE \
-         STREAM_INCOMPLETE MALFORMED_JSON INVALID_ENVELOPE JSONRPC_ERROR INVALID_TOOL_RESULT INVALID_RESULT NOT_CAPTURED; do
-  "$bin" explain "$o" 2>/dev/null | grep -Eq "^  spec     $link\$" || bad="$bad $o"
+outcomes="TOOL_SUCCESS TOOL_ERROR RPC_SUCCESS INPUT_REQUIRED TASK_CREATED ACCEPTED HTTP_ERROR INVALID_HTTP_RESPONSE
+          STREAM_INCOMPLETE MALFORMED_JSON INVALID_ENVELOPE JSONRPC_ERROR INVALID_TOOL_RESULT INVALID_RESULT NOT_CAPTURED"
+# shellcheck disable=SC2086
+all=$("$bin" explain $outcomes 2>/dev/null) || bad=" (explain of them all failed)"
+for o in $outcomes; do
+  entries_of "outcome $o" "$all" | grep -Eq "^  spec     $link\$" || bad="$bad $o"
 done
 check "explain prints an entry with a spec link for every outcome${bad:+: not for$bad}" test -z "$bad"
 
 # Each record's `spec` is the one explain prints for its reason under its outcome.
 bad=""
+triples=$(find "$root/testdata/samples" "$root/testdata/real" "$root/testdata/cases" -type f ! -name 'args' \
+            ! -name 'expected.*' ! -name 'exit' ! -name '*.md' ! -name '*.manifest' ! -name '*.request.json' -print0 |
+          xargs -0 "$bin" -q --format jsonl 2>/dev/null |
+          jq -r 'select(.kind == "exchange") | [.reason, .outcome, .spec] | @tsv' | sort -u)
+check "the bundled captures give over 100 reason/outcome/spec triples" test "$(wc -l <<<"$triples")" -gt 100
+# shellcheck disable=SC2046
+all=$("$bin" explain $(cut -f1 <<<"$triples" | sort -u) 2>/dev/null) || bad=" (explain of them all failed)"
 while IFS=$'\t' read -r reason outcome spec; do
-  "$bin" explain "$reason" | awk -v o="$outcome" -v s="$spec" \
+  entries_of "reason $reason" "$all" | awk -v o="$outcome" -v s="$spec" \
     '/^  outcome/ { cur = $2 } /^  spec/ { if (cur == o && $2 == s) found = 1 } END { exit !found }' ||
     bad="$bad $reason/$outcome"
-done < <(find "$root/testdata/samples" "$root/testdata/real" "$root/testdata/cases" -type f ! -name 'args' \
-           ! -name 'expected.*' ! -name 'exit' ! -name '*.md' ! -name '*.manifest' ! -name '*.request.json' -print0 |
-         xargs -0 "$bin" -q --format jsonl 2>/dev/null |
-         jq -r 'select(.kind == "exchange") | [.reason, .outcome, .spec] | @tsv' | sort -u)
+done <<<"$triples"
 check "every bundled record's spec is its reason's catalogue entry${bad:+: not for$bad}" test -z "$bad"
 
 complete_words() {
