@@ -196,55 +196,6 @@ class HarReader {
     }
   }
 
-  /// ISO 8601 date-time as HAR writes it (`2009-07-24T19:20:30.45+01:00`, `...Z`): nanoseconds
-  /// since the Unix epoch, nullopt for anything else, and for instants before 1970 or past
-  /// 2262-04-11 that 64-bit nanoseconds cannot hold (a date-time is only informative).
-  static std::optional<std::int64_t> iso8601_unix_ns(std::string_view s) {
-    auto digits = [&](std::size_t at, std::size_t n) -> std::optional<int> {
-      if (at + n > s.size()) return std::nullopt;
-      int v = 0;
-      for (std::size_t i = at; i < at + n; ++i) {
-        if (s[i] < '0' || s[i] > '9') return std::nullopt;
-        v = v * 10 + (s[i] - '0');
-      }
-      return v;
-    };
-    auto y = digits(0, 4), mo = digits(5, 2), d = digits(8, 2), h = digits(11, 2), mi = digits(14, 2), se = digits(17, 2);
-    if (!y || !mo || !d || !h || !mi || !se || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != ' ') ||
-        s[13] != ':' || s[16] != ':' || *mo < 1 || *mo > 12 || *d < 1 || *d > 31 || *h > 23 || *mi > 59 || *se > 60) {
-      return std::nullopt;
-    }
-    std::size_t i = 19;
-    std::int64_t frac_ns = 0;
-    if (i < s.size() && s[i] == '.') {
-      std::int64_t scale = 100000000;
-      for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, scale /= 10) frac_ns += (s[i] - '0') * scale;
-    }
-    std::int64_t offset_s = 0;
-    if (i < s.size() && (s[i] == 'Z' || s[i] == 'z')) {
-      ++i;
-    } else if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
-      auto oh = digits(i + 1, 2);
-      const std::size_t m_at = i + 3 < s.size() && s[i + 3] == ':' ? i + 4 : i + 3;
-      auto om = digits(m_at, 2);
-      if (!oh || !om) return std::nullopt;
-      offset_s = (s[i] == '-' ? -1 : 1) * (*oh * 3600 + *om * 60);
-      i = m_at + 2;
-    } else {
-      return std::nullopt;
-    }
-    if (i != s.size()) return std::nullopt;
-    const std::chrono::year_month_day ymd{std::chrono::year{*y}, std::chrono::month{static_cast<unsigned>(*mo)},
-                                          std::chrono::day{static_cast<unsigned>(*d)}};
-    if (!ymd.ok()) return std::nullopt;
-    const std::int64_t days = std::chrono::sys_days{ymd}.time_since_epoch().count();
-    const std::int64_t secs = days * 86400 + *h * 3600 + *mi * 60 + *se - offset_s;
-    // Nanoseconds since the epoch fit in 64 bits from 1970 to 2262-04-11; a date-time outside
-    // that span (a year 0000 or 9999 written by a broken exporter) is not a usable start time.
-    constexpr std::int64_t kMaxSecs = std::numeric_limits<std::int64_t>::max() / 1000000000 - 1;
-    if (secs < 0 || secs > kMaxSecs) return std::nullopt;
-    return secs * 1000000000 + frac_ns;
-  }
 
   static Exchange skipped(Exchange ex, SkipReason reason, std::string detail) {
     ex.skipped = Skip{reason, std::move(detail)};
@@ -416,6 +367,56 @@ bool sniff_har(std::string_view text) {
   std::size_t i = 1;
   while (i < text.size() && i < 4096 && is_ws(text[i])) ++i;
   return text.substr(i, 5) == "\"log\"";
+}
+
+/// ISO 8601 date-time as HAR writes it (`2009-07-24T19:20:30.45+01:00`, `...Z`): nanoseconds
+/// since the Unix epoch, nullopt for anything else, and for instants before 1970 or past
+/// 2262-04-11 that 64-bit nanoseconds cannot hold (a date-time is only informative).
+std::optional<std::int64_t> iso8601_unix_ns(std::string_view s) {
+  auto digits = [&](std::size_t at, std::size_t n) -> std::optional<int> {
+    if (at + n > s.size()) return std::nullopt;
+    int v = 0;
+    for (std::size_t i = at; i < at + n; ++i) {
+      if (s[i] < '0' || s[i] > '9') return std::nullopt;
+      v = v * 10 + (s[i] - '0');
+    }
+    return v;
+  };
+  auto y = digits(0, 4), mo = digits(5, 2), d = digits(8, 2), h = digits(11, 2), mi = digits(14, 2), se = digits(17, 2);
+  if (!y || !mo || !d || !h || !mi || !se || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != ' ') ||
+      s[13] != ':' || s[16] != ':' || *mo < 1 || *mo > 12 || *d < 1 || *d > 31 || *h > 23 || *mi > 59 || *se > 60) {
+    return std::nullopt;
+  }
+  std::size_t i = 19;
+  std::int64_t frac_ns = 0;
+  if (i < s.size() && s[i] == '.') {
+    std::int64_t scale = 100000000;
+    for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, scale /= 10) frac_ns += (s[i] - '0') * scale;
+  }
+  std::int64_t offset_s = 0;
+  if (i < s.size() && (s[i] == 'Z' || s[i] == 'z')) {
+    ++i;
+  } else if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
+    auto oh = digits(i + 1, 2);
+    const std::size_t m_at = i + 3 < s.size() && s[i + 3] == ':' ? i + 4 : i + 3;
+    auto om = digits(m_at, 2);
+    if (!oh || !om) return std::nullopt;
+    offset_s = (s[i] == '-' ? -1 : 1) * (*oh * 3600 + *om * 60);
+    i = m_at + 2;
+  } else {
+    return std::nullopt;
+  }
+  if (i != s.size()) return std::nullopt;
+  const std::chrono::year_month_day ymd{std::chrono::year{*y}, std::chrono::month{static_cast<unsigned>(*mo)},
+                                        std::chrono::day{static_cast<unsigned>(*d)}};
+  if (!ymd.ok()) return std::nullopt;
+  const std::int64_t days = std::chrono::sys_days{ymd}.time_since_epoch().count();
+  const std::int64_t secs = days * 86400 + *h * 3600 + *mi * 60 + *se - offset_s;
+  // Nanoseconds since the epoch fit in 64 bits from 1970 to 2262-04-11; a date-time outside
+  // that span (a year 0000 or 9999 written by a broken exporter) is not a usable start time.
+  constexpr std::int64_t kMaxSecs = std::numeric_limits<std::int64_t>::max() / 1000000000 - 1;
+  if (secs < 0 || secs > kMaxSecs) return std::nullopt;
+  return secs * 1000000000 + frac_ns;
 }
 
 std::expected<std::vector<Exchange>, CaptureError> read_har(std::string_view bytes, std::string_view name,

@@ -156,6 +156,14 @@ Item JsonLinesReader::read_item(View root, std::string_view line, std::size_t li
   if (http::media_type_is(it.content_type, "text/event-stream") && it.message) it.sse = true;
   const auto proxy = m.get("proxy");
   if (proxy && proxy->is_object()) read_proxy_member(*proxy, it);
+  // `timing` (docs/proxy.md "Record format"): when the request began, and how long until the
+  // response's last byte; only the reports use it (ExchangeView).
+  if (auto timing = m.get("timing"); timing && timing->is_object()) {
+    if (auto started = string_member(*timing, "started")) it.time.started_unix_ns = iso8601_unix_ns(*started);
+    if (auto end = timing->get("end_ms"); end && end->is_number()) {
+      if (auto ms = end->number(); ms && *ms >= 0 && *ms < 1e12) it.time.duration_ms = *ms;
+    }
+  }
   // The request.
   if (auto req = m.get("request")) {
     it.request = request_of(*req);

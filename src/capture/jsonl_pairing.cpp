@@ -95,6 +95,7 @@ void JsonLinesReader::handle_full(Item it) {
   p.warnings = std::move(it.proxy_warnings);
   p.body_state = it.proxy_body_state;
   p.cut_at_limit = it.proxy_cut_at_limit;
+  p.time = it.time;
   p.request = std::move(it.request);
   // `sent` is not needed when the line holds the reply: a full line is answered at once, never
   // open (the classifier reads the request body itself).
@@ -309,6 +310,7 @@ std::vector<Exchange> JsonLinesReader::to_exchanges() {
     ex.source = source_name(name_, ++index);
     ex.format = format;
     ex.warnings = std::move(p.warnings);
+    ex.time = p.time;
     if (p.skip) {
       ex.skipped = std::move(p.skip);
       ex.response.status = 0;

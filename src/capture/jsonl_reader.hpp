@@ -194,6 +194,7 @@ struct Item {
   std::vector<std::string> proxy_warnings;   ///< `proxy.warnings`
   std::optional<BodyState> proxy_body_state; ///< `proxy.body`: cut, cut_at_limit, not_captured
   bool proxy_cut_at_limit = false;
+  CaptureTime time;  ///< a `timing` member (`started`, `end_ms`: a `mcptriage proxy` recording)
 };
 
 /// One exchange being assembled.
@@ -216,6 +217,7 @@ struct Pending {
   std::string body;
   bool content_type_guessed = false;
   std::optional<BodyState> body_state;  ///< from a `proxy` member (Item::proxy_body_state)
+  CaptureTime time;                     ///< Item::time of a full line
   bool cut_at_limit = false;
   std::vector<std::string> warnings;
   std::optional<std::string> open_id;  ///< its key in open_by_id_ while it waits for its reply

@@ -5,7 +5,9 @@
 // both here, and add one line to the format table in capture.cpp.
 
 #include <cstddef>
+#include <cstdint>
 #include <expected>
+#include <optional>
 #include <string>
 #include <span>
 #include <string_view>
@@ -48,6 +50,12 @@ std::expected<std::vector<Exchange>, CaptureError> read_http_text(std::string_vi
 
 /// A HAR 1.2 archive: a JSON object whose first member is `"log"` (HAR 1.2 "log").
 bool sniff_har(std::string_view text);
+
+/// ISO 8601 date-time as HAR and `mcptriage proxy` recordings write it
+/// (`2009-07-24T19:20:30.45+01:00`, `...Z`): nanoseconds since the Unix epoch; nullopt for
+/// anything else, and for instants before 1970 or past 2262-04-11 that 64-bit nanoseconds
+/// cannot hold (a date-time is only informative).
+std::optional<std::int64_t> iso8601_unix_ns(std::string_view s);
 
 /// One exchange per HAR entry, format "har" (HAR 1.2 "entries"; exporter quirks in
 /// shared/capture-formats.md §3). The request (`method`, `url`, `headers`, `postData.text`)

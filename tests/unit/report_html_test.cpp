@@ -79,6 +79,33 @@ TEST(ExchangeView, CarriesTheHarTimes) {
   EXPECT_DOUBLE_EQ(*v.duration_ms, 42.5);
 }
 
+// A `mcptriage proxy` recording's `timing` (docs/proxy.md "Record format") gives the reports
+// the exchange's own start and duration, as a HAR's startedDateTime and time do; a line
+// without it, or with an unreadable one, has none (the report then uses the run's time).
+TEST(ExchangeView, CarriesTheRecordingTimes) {
+  auto view = [](std::string_view timing) {
+    const std::string line =
+        R"({"request":{"method":"POST","url":"http://h/mcp","headers":[["Content-Type","application/json"]],"body":"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"},)"
+        R"("response":{"status":200,"headers":[["Content-Type","application/json"]],"body":"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"})" +
+        std::string(timing) + "}\n";
+    auto exs = mcptriage::read_capture(line, "rec.jsonl");
+    EXPECT_TRUE(exs);
+    EXPECT_EQ(exs ? exs->size() : 0u, 1u);
+    return exs && !exs->empty() ? mcptriage::make_exchange_view(exs->front()) : mcptriage::ExchangeView{};
+  };
+  const auto v = view(R"(,"timing":{"started":"2026-11-30T09:00:01.250Z","first_byte_ms":3,"end_ms":17.5})");
+  ASSERT_TRUE(v.started_unix_ns);
+  EXPECT_EQ(*v.started_unix_ns, 1796029201250000000LL);
+  ASSERT_TRUE(v.duration_ms);
+  EXPECT_DOUBLE_EQ(*v.duration_ms, 17.5);
+  const auto none = view("");
+  EXPECT_FALSE(none.started_unix_ns);
+  EXPECT_FALSE(none.duration_ms);
+  const auto bad = view(R"(,"timing":{"started":"yesterday","end_ms":-4})");
+  EXPECT_FALSE(bad.started_unix_ns);
+  EXPECT_FALSE(bad.duration_ms);
+}
+
 // Found by fuzz_read_capture in CI: a year-0001 startedDateTime overflowed the signed
 // nanosecond product (UBSan). Instants 64-bit nanoseconds cannot hold carry no start time; the
 // last representable second, and the Unix epoch itself, still do.
