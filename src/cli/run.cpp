@@ -149,6 +149,9 @@ std::optional<ExitCode> signal_status() {
 /// A report sink and the file it writes (null for standard output).
 struct Report {
   std::unique_ptr<io::FileOutput> file;
+  /// `-`: the report is kept here and written to standard output after the records (a sink
+  /// writing into standard output's own buffer would interleave its bytes with the records).
+  std::unique_ptr<StringOutput> held;
   std::unique_ptr<RecordSink> sink;
   std::string_view what;  ///< "JUnit", "TAP"
   std::string path;
@@ -204,9 +207,10 @@ ExitCode run(const Config& config, const Env&) {
   std::vector<Report> reports;
   auto add_report = [&](const std::string& path, std::string_view what, auto make) {
     if (path.empty()) return;
-    Report r{nullptr, nullptr, what, path};
+    Report r{nullptr, nullptr, nullptr, what, path};
     if (path != "-") r.file = std::make_unique<io::FileOutput>(path, std::string(what) + " report");
-    r.sink = make(r.file ? static_cast<Output&>(*r.file) : static_cast<Output&>(standard_output), r.file != nullptr);
+    else r.held = std::make_unique<StringOutput>();
+    r.sink = make(r.file ? static_cast<Output&>(*r.file) : static_cast<Output&>(*r.held), r.file != nullptr);
     reports.push_back(std::move(r));
   };
   add_report(config.report_junit, "JUnit", [](Output& o, bool) { return make_junit_sink(o); });
@@ -316,6 +320,12 @@ ExitCode run(const Config& config, const Env&) {
     try {
       r.sink->finish();
       if (r.file) r.file->close();
+      if (r.held) {
+        r.held->flush();
+        standard_output.buffer() += r.held->text;
+        r.held.reset();
+        standard_output.flush();
+      }
     } catch (const OutputError& e) {
       if (e.kind() == OutputError::Kind::closed && !r.file) continue;  // `--report-tap -` into a closed pipe
       std::cerr << "mcptriage: error: " << escape_terminal(e.what()) << "\n";

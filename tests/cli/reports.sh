@@ -70,5 +70,15 @@ check "--fail-on with an unknown outcome is a usage error" test $? = 2
 check "repeated --expect accepts either outcome" test $? = 0
 out=$("$bin" -q --format jsonl --report-tap - "$root/testdata/real/tools-call-success.txt" 2>/dev/null | tail -n +2)
 check "--report-tap - writes TAP to stdout after the records" grep -q '^TAP version 13' <<<"$out"
+# HTML and OTLP into standard output come whole after the records, not interleaved with them
+# (their sinks wrote into the records' own buffer: the page's head came before the first record).
+rec="$root/testdata/cases/proxy-recording/session.jsonl"
+nrec=$("$bin" -q --format jsonl "$rec" 2>/dev/null | wc -l)
+"$bin" -q --format jsonl --report-otlp - "$rec" >"$work/otlp-stdout" 2>/dev/null
+check "--report-otlp -: the records first, unchanged" cmp -s <("$bin" -q --format jsonl "$rec" 2>/dev/null) <(head -n "$nrec" "$work/otlp-stdout")
+check "--report-otlp -: then one OTLP/JSON document" python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["resourceSpans"][0]["scopeSpans"][0]["spans"]' < <(tail -n +"$((nrec + 1))" "$work/otlp-stdout")
+"$bin" -q --format jsonl --report-html - "$rec" >"$work/html-stdout" 2>/dev/null
+check "--report-html -: the records first" cmp -s <("$bin" -q --format jsonl "$rec" 2>/dev/null) <(head -n "$nrec" "$work/html-stdout")
+check "--report-html -: then the page, whole" bash -c 'tail -n +'"$((nrec + 1))"' "$1" | head -1 | grep -q "^<!DOCTYPE html>" && tail -1 "$1" | grep -q "^</html>"' _ "$work/html-stdout"
 
 finish
