@@ -96,6 +96,7 @@ enum class Reason : std::uint8_t {
   content_type_missing_http,
   unexpected_content_type,
   content_encoding_mismatch,
+  invalid_content_length,
   empty_body,
   accepted_for_request,
   no_content,

@@ -209,6 +209,17 @@ Judgement::Framing Judgement::transport(Classification& c, std::vector<Classific
     return decide(Reason::body_absent,
                   fmt::format("{}: the capture ends before the body; nothing can be judged", status_text()));
   }
+  // A Content-Length with no one valid length (RFC 9112 §6.3 rule 5): the framing is invalid and a
+  // client discards the response, so nothing it holds reached the caller. Transfer-Encoding
+  // overrides Content-Length (rule 3), and a body the capture tool made (bare bodies) has none.
+  if (r.transport_captured && !find_header(r.headers, "Transfer-Encoding")) {
+    if (auto values = http::invalid_content_length(r.headers)) {
+      return decide(Reason::invalid_content_length,
+                    fmt::format("{} with Content-Length \"{}\": no one valid length, so the message framing is "
+                                "invalid and a client discards the response (RFC 9112 6.3){}",
+                                status_text(), clipped(*values), hypothetical()));
+    }
+  }
   // Notifications and client responses: 202 with no body is the only valid reply (MCP 2025
   // transports, Sending Messages: "a JSON-RPC response or notification").
   if (ctx_.notification()) {

@@ -97,4 +97,14 @@ std::optional<std::size_t> content_length(const Headers& headers) {
   return out;
 }
 
+std::optional<std::string> invalid_content_length(const Headers& headers) {
+  std::optional<std::string> values;
+  for (const Header& h : headers) {
+    if (!iequals(h.name, "Content-Length")) continue;
+    values = values ? *values + ", " + h.value : h.value;
+  }
+  if (!values || content_length(headers)) return std::nullopt;
+  return values;
+}
+
 }  // namespace mcptriage::http

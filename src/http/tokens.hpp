@@ -72,4 +72,11 @@ std::optional<std::size_t> parse_content_length(std::string_view value);
 /// there is none or they disagree.
 std::optional<std::size_t> content_length(const Headers& headers);
 
+/// The Content-Length field values as sent (several fields joined by ", ") when the message has
+/// a Content-Length that gives no one valid length: not 1*DIGIT (`abc`, `+75`, empty), more
+/// than 18 digits, or values that disagree (`75, 500`, or two fields). RFC 9112 §6.3 rule 5:
+/// the framing of such a message is invalid, and a user agent must discard the response.
+/// nullopt when there is no Content-Length or it is valid.
+std::optional<std::string> invalid_content_length(const Headers& headers);
+
 }  // namespace mcptriage::http

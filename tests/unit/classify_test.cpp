@@ -385,6 +385,33 @@ TEST(ClassifyCodings, PlainBytesUnderACodingAreNoSuccess) {
   EXPECT_NE(one(error, call()).reason, Reason::content_encoding_mismatch);
 }
 
+// RFC 9112 §6.3 rule 5: a Content-Length with no one valid length makes the framing invalid and
+// a client discards the response, so a complete success body is no success (new-user trial: it
+// was TOOL_SUCCESS). Transfer-Encoding overrides Content-Length; a 4xx is judged by its status.
+TEST(ClassifyFraming, InvalidContentLengthIsNoSuccess) {
+  for (const Headers& lengths : {Headers{{"Content-Length", "abc"}}, Headers{{"Content-Length", "+75"}},
+                                 Headers{{"Content-Length", "75, 500"}},
+                                 Headers{{"Content-Length", "75"}, {"Content-Length", "500"}}}) {
+    Exchange ex = json_reply(200, kSuccess);
+    for (const Header& h : lengths) ex.response.headers.push_back(h);
+    const Classification c = one(ex, call());
+    EXPECT_EQ(c.outcome, Outcome::INVALID_HTTP_RESPONSE) << lengths.front().value;
+    EXPECT_EQ(c.reason, Reason::invalid_content_length);
+    EXPECT_NE(c.detail.find("the body would be TOOL_SUCCESS"), std::string::npos) << c.detail;
+    EXPECT_EQ(c.retry.advice, Advice::do_not_retry);
+  }
+  Exchange same = json_reply(200, kSuccess);
+  same.response.headers.push_back({"Content-Length", "7, 7"});  // one length, sent twice: valid
+  EXPECT_NE(one(same, call()).reason, Reason::invalid_content_length);
+  Exchange chunked = json_reply(200, kSuccess);
+  chunked.response.headers.push_back({"Content-Length", "abc"});
+  chunked.response.headers.push_back({"Transfer-Encoding", "chunked"});
+  EXPECT_EQ(one(chunked, call()).outcome, Outcome::TOOL_SUCCESS);
+  Exchange error = json_reply(404, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"x"}})");
+  error.response.headers.push_back({"Content-Length", "abc"});
+  EXPECT_EQ(one(error, call()).outcome, Outcome::HTTP_ERROR);
+}
+
 // --- status and body together (issue 14) ---
 
 TEST(StatusBody, ErrorTextNamingTheSession) {

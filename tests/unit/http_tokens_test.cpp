@@ -83,4 +83,14 @@ TEST(HttpTokens, ContentLength) {
   EXPECT_FALSE(http::content_length(Headers{{"Content-Type", "42"}}));
 }
 
+TEST(HttpTokens, InvalidContentLengthGivesTheValuesAsSent) {
+  EXPECT_FALSE(http::invalid_content_length(Headers{}));
+  EXPECT_FALSE(http::invalid_content_length(Headers{{"Content-Length", "42"}}));
+  EXPECT_FALSE(http::invalid_content_length(Headers{{"content-length", "42, 42"}}));
+  EXPECT_EQ(http::invalid_content_length(Headers{{"Content-Length", "abc"}}), "abc");
+  EXPECT_EQ(http::invalid_content_length(Headers{{"Content-Length", ""}}), "");
+  EXPECT_EQ(http::invalid_content_length(Headers{{"Content-Length", "42"}, {"Content-Length", "500"}}), "42, 500");
+  EXPECT_EQ(http::invalid_content_length(Headers{{"Content-Length", "1234567890123456789"}}), "1234567890123456789");
+}
+
 }  // namespace
