@@ -155,7 +155,18 @@ class HarReader {
  private:
   std::expected<std::vector<Exchange>, CaptureError> read_document(std::string_view bytes) {
     auto root = doc_parser_.parse(bytes, options_.padded);
-    if (!root) return std::unexpected(CaptureError{parse_error_text(root.error())});
+    if (!root) {
+      // simdjson calls a complete document with more after it a structure error, as it does a
+      // cut one: say which (RFC 8259 §2: a JSON text is one value).
+      const auto fault = root.error().fault;
+      if (fault == json::ParseFault::cut_short || fault == json::ParseFault::syntax) {
+        if (auto at = json::trailing_data_at(bytes)) {
+          return std::unexpected(CaptureError{"HAR: text after the JSON document at byte " + std::to_string(*at) +
+                                              " (a HAR file is one JSON object, HAR 1.2 \"log\")"});
+        }
+      }
+      return std::unexpected(CaptureError{parse_error_text(root.error())});
+    }
     auto log = root->get("log");
     if (!log || !log->is_object()) {
       return std::unexpected(CaptureError{"HAR: the top-level object has no \"log\" object"});

@@ -315,6 +315,13 @@ TEST(HarErrors, ClearMessages) {
   };
   const std::string good = har({entry(kCallRequest, 200, R"({"size":0,"mimeType":""})", "[]")});
   EXPECT_NE(err(good.substr(0, good.size() / 2)).find("cut short"), std::string::npos);
+  // A whole archive with more after it is not "cut short" (new-user trial): say where it ends.
+  for (const char* after : {"garbage here\n", "{\"x\":1}\n"}) {
+    const std::string more = err(good + "\n" + after);
+    EXPECT_EQ(more.find("cut short"), std::string::npos) << more;
+    EXPECT_NE(more.find("HAR: text after the JSON document at byte " + std::to_string(good.size() + 1)), std::string::npos)
+        << more;
+  }
   EXPECT_EQ(err(R"({"log":{"version":"1.2","entries":[]}})"),
             "HAR: \"log.entries\" is empty: the archive recorded no request");
   EXPECT_EQ(err(R"({"log":{"version":"1.2"}})"), "HAR: \"log.entries\" is missing or not an array");
