@@ -245,6 +245,18 @@ ExitCode run(const Config& config, const Env&) {
     return ExitCode::usage;
   }
   io::pair_bodies(inputs, config.body_file);
+  // --request/--id/--method describe one call; over several captures they describe each (new-user
+  // trial: a folder read with --session and one --request gave every later file a replay). Said
+  // once, on standard error (as the --protocol-version note, also under --quiet), so that the
+  // records read as meant.
+  if (inputs.size() > 1 && (config.flags.request || config.flags.id || config.flags.method)) {
+    std::string given = config.flags.request ? "--request" : config.flags.id ? "--id" : "--method";
+    std::cerr << "mcptriage: note: " << given << " describes the request of each of the " << inputs.size()
+              << " captures that holds none of its own"
+              << (config.flags.request ? ", in place of their sidecars NAME.request.json" : "")
+              << (config.one_session ? "; in one session (--session) each is a send of that one request" : "")
+              << "\n";
+  }
   reporter.set_progress(config.progress.shown(inputs.size()));
 
   io::PipelineOptions pipeline;

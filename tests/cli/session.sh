@@ -46,4 +46,16 @@ check "without --session: no summary" bash -c '! grep -q "session_summary" "$0"'
 check "files in the order given: the repeat first is no replay" bash -c '! grep -q "replay_of\":{" "$0"' "$tmp/reversed"
 check "files in the order given: sources in that order" \
   bash -c 'grep -o "\"source\":\"[^\"]*#1\"" "$0" | head -n 1 | grep -q 04-call-again' "$tmp/reversed"
+
+# One --request over several captures describes each of them: said on standard error (not under -q).
+real="$root/testdata/real"
+"$bin" --session --format jsonl --request "$real/tools-call-success.request.json" "$real/tools-call-success.txt" \
+  "$real/tools-call-unknown-tool.txt" >/dev/null 2>"$tmp/one-request.err"
+check "--request over 2 captures: a note says it describes each, as sends of one request" \
+  grep -q "^mcptriage: note: --request describes the request of each of the 2 captures .*sidecars.*each is a send of that one request$" "$tmp/one-request.err"
+"$bin" --format jsonl --request "$real/tools-call-success.request.json" "$real/tools-call-success.txt" >/dev/null 2>"$tmp/one-capture.err"
+check "--request with one capture: no note" bash -c '! grep -q "note: --request" "$0"' "$tmp/one-capture.err"
+"$bin" -q --format jsonl --id 1 "$real/tools-call-success.txt" "$real/tools-list.txt" >/dev/null 2>"$tmp/quiet.err"
+check "--id over 2 captures, also under -q: the note names --id, without sidecars" \
+  grep -q "^mcptriage: note: --id describes the request of each of the 2 captures that holds none of its own$" "$tmp/quiet.err"
 finish
