@@ -108,7 +108,7 @@ inline std::string_view html_page_tail() {
   var S = [];
   function s(v) { return typeof v === "number" ? S[v] : v; }
   var rows = [], bySource = Object.create(null), inputs = [], cur = null, errors = [], last = null, meta = null;
-  var firstFailure = null, exchanges = 0, failed = 0, warned = 0, skipped = 0, withDetail = 0;
+  var firstFailure = null, exchanges = 0, failed = 0, warned = 0, skipped = 0, withDetail = 0, pending = 0, uncaptured = 0;
   var byLayer = Object.create(null), advice = Object.create(null), outcomesSeen = Object.create(null);
   var lines = document.getElementById("mcptriage-data").textContent.split("\n");
   for (var li = 0; li < lines.length; li++) {
@@ -139,6 +139,8 @@ inline std::string_view html_page_tail() {
         byLayer[r.layer][r.outcome] = (byLayer[r.layer][r.outcome] || 0) + 1;
         outcomesSeen[r.outcome] = 1;
         if (r.failed) failed++;
+        if (r.outcome === "INPUT_REQUIRED" || r.outcome === "TASK_CREATED") pending++;
+        if (r.outcome === "NOT_CAPTURED") uncaptured++;
         if (f & 4) warned++;
         if (r.advice && r.advice !== "none") advice[r.advice] = (advice[r.advice] || 0) + 1;
         if (FAILURE[r.outcome]) {
@@ -177,7 +179,13 @@ inline std::string_view html_page_tail() {
   function card(title) { var c = el("div", "card"); c.appendChild(el("h2", null, title)); summary.appendChild(c); return c; }
   var c1 = card("Exchanges");
   c1.appendChild(el("div", "big", exchanges));
-  c1.appendChild(el("div", null, failed + " not successful"));
+  // "Not successful" is the records' `failed`; the timeline's "failed" badges count failures
+  // only: say how the two numbers meet (a NOT_CAPTURED is no failure, and no success either).
+  var allFailures = inputs.reduce(function (n, i) { return n + i.failures; }, 0), parts = [];
+  if (allFailures) parts.push(allFailures + " failed");
+  if (pending) parts.push(pending + " waiting (input required or task)");
+  if (uncaptured) parts.push(uncaptured + " not captured");
+  c1.appendChild(el("div", "not-successful", failed + " not successful" + (parts.length ? ": " + parts.join(", ") : "")));
   var c2 = card("Outcomes by layer"), t2 = el("table");
   ["transport", "protocol", "interaction", "application"].forEach(function (layer) {
     if (!byLayer[layer]) return;

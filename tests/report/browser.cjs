@@ -52,6 +52,10 @@ function check(ok, what, why) {
 
     const failures = Number(await page.getAttribute("body", "data-failures"));
     check(failures === Number(wantFailures), "the page counts " + wantFailures + " failures", "it counts " + failures);
+    // The summary's "N not successful" breaks down into the failures the badges count and the rest.
+    const notOk = await page.textContent(".not-successful");
+    check(Number(wantFailures) === 0 ? !/ failed/.test(notOk) : notOk.includes(": " + wantFailures + " failed"),
+          "the summary's not-successful count names the " + wantFailures + " failures", notOk);
     if (Number(wantFailures) > 0) {
       await page.click("#first-failure a");
       const first = await page.$$("[data-first-failure='run']");
