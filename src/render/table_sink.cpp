@@ -83,7 +83,8 @@ class TableSink final : public RecordSink {
   }
 
   void finish() override {
-    if (!rows_.empty() || !started_) out_.buffer() += render_table_page(rows_, options_.color, widths_, !started_);
+    // No exchange at all (every input failed, or only skipped entries): no empty header.
+    if (!rows_.empty()) out_.buffer() += render_table_page(rows_, options_.color, widths_, !started_);
     out_.buffer() += table_legend(status_assumed_, message_stream_);
     out_.buffer() += lines_;
     out_.flush();

@@ -89,4 +89,9 @@ fi
 "$bin" --report-junit "$tmp/no/such/folder/junit.xml" "$root/testdata/real/tools-call-success.txt" >/dev/null 2>"$tmp/err"
 check "a report in a missing folder: exit 4" test $? = 4
 check "  ... names it and why" grep -qx "mcptriage: error: cannot write JUnit report $tmp/no/such/folder/junit.xml: No such file or directory" "$tmp/err"
+# No exchange read at all: the table prints nothing (no column header over no rows), the error says why.
+"$bin" --format table "$tmp/no-such-capture.txt" >"$tmp/out" 2>"$tmp/err"
+check "no input read, table: exit 3" test $? = 3
+check "  ... nothing on standard output" test ! -s "$tmp/out"
+check "  ... the error on standard error" grep -q "no-such-capture.txt: no such file" "$tmp/err"
 finish
