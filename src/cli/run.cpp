@@ -15,6 +15,7 @@
 #include <chrono>
 #include <exception>
 #include <iostream>
+#include <map>
 #include <memory>
 
 #include "cli/options.hpp"
@@ -245,6 +246,21 @@ ExitCode run(const Config& config, const Env&) {
     return ExitCode::usage;
   }
   io::pair_bodies(inputs, config.body_file);
+  // One session read from the same file twice (a glob and its folder, a name given twice): its
+  // exchanges come twice, the second time as repeats of the first. Said, not changed: the inputs
+  // are read as given (docs/output.md "Several inputs as one session").
+  if (config.one_session && inputs.size() > 1) {
+    std::map<std::pair<dev_t, ino_t>, const io::Input*> seen;
+    for (const io::Input& in : inputs) {
+      struct stat st {};
+      if (in.path.empty() || ::stat(in.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+      auto [at, fresh] = seen.emplace(std::pair{st.st_dev, st.st_ino}, &in);
+      if (!fresh) {
+        std::cerr << "mcptriage: note: " << escape_terminal(in.name) << " is the file " << escape_terminal(at->second->name)
+                  << " again: in one session (--session) its exchanges are read twice, as if sent again\n";
+      }
+    }
+  }
   // --request/--id/--method describe one call; over several captures they describe each (new-user
   // trial: a folder read with --session and one --request gave every later file a replay). Said
   // once, on standard error (as the --protocol-version note, also under --quiet), so that the

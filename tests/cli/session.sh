@@ -58,4 +58,10 @@ check "--request with one capture: no note" bash -c '! grep -q "note: --request"
 "$bin" -q --format jsonl --id 1 "$real/tools-call-success.txt" "$real/tools-list.txt" >/dev/null 2>"$tmp/quiet.err"
 check "--id over 2 captures, also under -q: the note names --id, without sidecars" \
   grep -q "^mcptriage: note: --id describes the request of each of the 2 captures that holds none of its own$" "$tmp/quiet.err"
+# The same file twice in one session: read as given, and a note says so (by file, not by name).
+(cd "$real" && "$bin" --session -q --format jsonl tools-call-success.txt ./tools-call-success.txt) >"$tmp/twice" 2>"$tmp/twice.err"
+check "the same file twice: both read" test "$(grep -c '"kind":"exchange"' "$tmp/twice")" = 2
+check "  ... a note names it" grep -qx "mcptriage: note: ./tools-call-success.txt is the file tools-call-success.txt again: in one session (--session) its exchanges are read twice, as if sent again" "$tmp/twice.err"
+"$bin" -q --format jsonl "$real/tools-call-success.txt" "$real/tools-call-success.txt" >/dev/null 2>"$tmp/twice-plain.err"
+check "  ... without --session no note" test ! -s "$tmp/twice-plain.err"
 finish
