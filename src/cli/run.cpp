@@ -222,20 +222,31 @@ ExitCode run(const Config& config, const Env&) {
   std::vector<RecordSink*> sinks{records_sink.get()};
   for (const Report& r : reports) sinks.push_back(r.sink.get());
 
-  // --follow follows one file: a folder is refused before it is walked (config.cpp refuses the rest).
+  // --follow follows one file: a folder is refused before it is walked (config.cpp refuses the rest);
+  // a file not there yet is awaited (as tail -F), not an input error.
+  bool await_log = false;
   if (config.follow) {
     struct stat st {};
-    if (::stat(config.inputs.front().c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    const bool there = ::stat(config.inputs.front().c_str(), &st) == 0;
+    const bool missing = !there && errno == ENOENT;
+    if (there && S_ISDIR(st.st_mode)) {
       std::cerr << "mcptriage: error: --follow follows one log, not a folder: " << escape_terminal(config.inputs.front())
                 << "\n";
       return ExitCode::usage;
+    }
+    if (missing) {
+      await_log = true;
+      std::cerr << "mcptriage: note: " << escape_terminal(config.inputs.front())
+                << " does not exist yet: waiting for it to appear (--follow)\n";
     }
   }
 
   // The inputs: files, folders (recursive, sorted), stdin; then the manifest's captures.
   StderrReporter reporter;
   WalkReport walk(reporter, sinks);
-  std::vector<io::Input> inputs = io::collect_inputs(config.inputs, walk);
+  std::vector<io::Input> inputs =
+      await_log ? std::vector<io::Input>{io::Input{config.inputs.front(), config.inputs.front()}}
+                : io::collect_inputs(config.inputs, walk);
   for (std::size_t k = 0; k < config.manifest.size(); ++k) {
     inputs.push_back(io::Input{config.manifest[k].path, config.manifest[k].path, "", std::nullopt, k});
   }
@@ -297,7 +308,7 @@ ExitCode run(const Config& config, const Env&) {
     lo.not_live = [&signals] { signals->restore(); };
     live_source.emplace(inputs, std::move(lo));
   }
-  // A log followed as it grows (--follow, follow_source.hpp); a missing file is an input error above.
+  // A log followed as it grows (--follow, follow_source.hpp), or awaited until it appears.
   std::optional<io::FollowSource> follow_source;
   if (config.follow && inputs.size() == 1) {
     signals.emplace();

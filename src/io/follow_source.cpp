@@ -75,8 +75,44 @@ void FollowSource::produce(Feed& feed) {
   const Input& in = inputs_[i];
   const std::size_t block = std::max<std::size_t>(options_.sizes.block, 4096);
   const std::size_t limit = options_.sizes.max_input;
+  const Clock::time_point start = Clock::now();
+  Clock::time_point last_growth = start;
+
+  // One wait: a poll interval, or less when a deadline comes first; a signal or the run's stop
+  // end it. errno is kept for `error`.
+  enum class Woke { again, deadline, signal, stop, error };
+  auto wait_a_while = [&]() -> Woke {
+    const Clock::time_point now = Clock::now();
+    auto left_ms = [&](std::chrono::milliseconds limit_ms, Clock::time_point from) {
+      return std::chrono::duration_cast<std::chrono::milliseconds>(from + limit_ms - now).count();
+    };
+    long long wait = options_.poll.count();
+    for (auto [limit_ms, from] : {std::pair{options_.idle, last_growth}, std::pair{options_.total, start}}) {
+      if (!limit_ms) continue;
+      const long long left = left_ms(*limit_ms, from);
+      if (left <= 0) return Woke::deadline;
+      wait = std::min(wait, left);
+    }
+    pollfd fds[2] = {{options_.signal_fd, POLLIN, 0}, {feed.stop_fd(), POLLIN, 0}};
+    const int r = ::poll(fds, 2, static_cast<int>(wait));
+    if (r < 0 && errno != EINTR) return Woke::error;
+    if (r > 0 && fds[1].revents != 0) return Woke::stop;  // the run stopped (its output closed): nobody listens
+    if (r > 0 && fds[0].revents != 0) return Woke::signal;
+    return Woke::again;
+  };
+
   Fd file;
   file.reset(open_file(in.path));
+  // No file by the name yet (the writer has not started): wait for it, as `tail -F` does.
+  while (file.fd < 0 && errno == ENOENT) {
+    const Woke woke = wait_a_while();
+    if (woke == Woke::error) return feed.failed(i, std::strerror(errno));
+    if (woke == Woke::stop) return;
+    file.reset(open_file(in.path));
+    if (file.fd < 0 && errno == ENOENT && woke != Woke::again) {
+      return feed.failed(i, "no such file: it did not appear while it was awaited (--follow)");
+    }
+  }
   if (file.fd < 0) return feed.failed(i, std::strerror(errno));
   struct stat st {};
   if (::fstat(file.fd, &st) != 0) return feed.failed(i, std::strerror(errno));
@@ -89,8 +125,6 @@ void FollowSource::produce(Feed& feed) {
   std::string buf;         // bytes read and not fed yet: an unfinished line (before the head is judged: the head)
   bool is_log = false;     // the head was judged a JSON Lines log
   std::size_t lines_before = 0;
-  const Clock::time_point start = Clock::now();
-  Clock::time_point last_growth = start;
 
   auto feed_block = [&](std::string data, bool last) {
     const std::size_t first_line = lines_before;
@@ -199,30 +233,14 @@ void FollowSource::produce(Feed& feed) {
         continue;
       }
     }
-    // Wait: a poll interval, or less when a deadline comes first; a signal or the run's stop end it.
-    const Clock::time_point now = Clock::now();
-    auto left_ms = [&](std::chrono::milliseconds limit_ms, Clock::time_point from) {
-      return std::chrono::duration_cast<std::chrono::milliseconds>(from + limit_ms - now).count();
-    };
-    long long wait = options_.poll.count();
-    bool deadline = false;
-    for (auto [limit_ms, from] : {std::pair{options_.idle, last_growth}, std::pair{options_.total, start}}) {
-      if (!limit_ms) continue;
-      const long long left = left_ms(*limit_ms, from);
-      if (left <= 0) deadline = true;
-      wait = std::min(wait, std::max(left, 0LL));
-    }
-    if (deadline) {
-      if (!drain()) return;
-      return finish();
-    }
-    pollfd fds[2] = {{options_.signal_fd, POLLIN, 0}, {feed.stop_fd(), POLLIN, 0}};
-    const int r = ::poll(fds, 2, static_cast<int>(wait));
-    if (r < 0 && errno != EINTR) return feed.failed(i, std::strerror(errno));
-    if (r > 0 && fds[1].revents != 0) return;  // the run stopped (its output closed): nobody listens
-    if (r > 0 && fds[0].revents != 0) {        // a signal: what the file holds now, then the end
-      if (!drain()) return;
-      return finish();
+    switch (wait_a_while()) {
+      case Woke::again: break;
+      case Woke::error: return feed.failed(i, std::strerror(errno));
+      case Woke::stop: return;
+      case Woke::deadline:
+      case Woke::signal:  // what the file holds now, then the end
+        if (!drain()) return;
+        return finish();
     }
   }
 }

@@ -27,6 +27,8 @@ namespace mcptriage::io {
 /// read is then fed as the log's last block (exchanges still waiting are given up as at the end
 /// of a log). Memory: the unfinished last line and the lines the pipeline keeps for exchanges still
 /// waiting (pipeline.cpp), not the log.
+/// A file not there yet (ENOENT) is waited for, as `tail -F` does, until it appears or the follow
+/// ends (then "no such file: it did not appear while it was awaited").
 /// Errors (Feed::failed, the run's exit 3): the file cannot be opened or read, is no regular file,
 /// its first lines are no JSON Lines log ("... is not a JSON Lines log: --follow reads exchange
 /// logs and JSON-RPC message streams"), or a line is longer than `sizes.max_input`. A head too

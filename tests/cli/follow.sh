@@ -176,6 +176,25 @@ printf 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{}' > "$tmp/cap
 timeout 20 "$bin" --follow "$tmp/capture.txt" > /dev/null 2> "$tmp/e4"
 check "a file that is no log: an input error (exit 3) at once" test $? = 3
 check "... which says --follow reads logs" grep -q 'not a JSON Lines log' "$tmp/e4"
-"$bin" --follow "$tmp/missing.jsonl" > /dev/null 2> "$tmp/e5"
-check "a missing file: an input error (exit 3)" test $? = 3
+# A log not there yet is awaited, as tail -F does: a note says so, its lines are read once it appears.
+"$bin" --follow --format jsonl "$tmp/later.jsonl" > "$tmp/out5" 2> "$tmp/e5" &
+pid=$!
+check "a missing file: awaited, a note says so" wait_for grep -q 'later.jsonl does not exist yet: waiting for it to appear' "$tmp/e5"
+check "... still running" running "$pid"
+{ ok 1; ok 2; } > "$tmp/later.jsonl"
+check "... its first record once it appears (a second entry shows a session)" wait_for grep -q '"source":"[^"]*later.jsonl#1"' "$tmp/out5"
+stop "$pid" INT
+check "... SIGINT then: exit 130, no input error" test "$rc" = 130
+check "... both records" test "$(grep -c '"kind":"exchange"' "$tmp/out5")" = 2
+# One that never appears: an input error when the follow ends (exit 3, over the signal's 130).
+SECONDS=0
+timeout 20 "$bin" --follow --idle-timeout 1s "$tmp/never.jsonl" > "$tmp/out6" 2> "$tmp/e6"
+check "a file that never appears, --idle-timeout 1s: an input error (exit 3)" test $? = 3
+check "... within 5 s" test "$SECONDS" -le 5
+check "... which says it did not appear" grep -q 'never.jsonl: no such file: it did not appear' "$tmp/e6"
+"$bin" --follow "$tmp/never.jsonl" > /dev/null 2> "$tmp/e7" &
+pid=$!
+sleep 0.3
+stop "$pid" INT
+check "a file that never appears, SIGINT: exit 3" test "$rc" = 3
 finish
