@@ -102,6 +102,9 @@ std::string json_escape(std::string_view s);
 /// Appends json_escape(s) to `out`; returns whether `s` was valid UTF-8 (RFC 3629).
 bool append_json_escaped(std::string& out, std::string_view s);
 
+/// Appends `s` as a JSON string (RFC 8259 §7): `"`, json_escape(s), `"`.
+void append_json_string(std::string& out, std::string_view s);
+
 /// Replaces every byte sequence that is not valid UTF-8 (RFC 3629) with U+FFFD.
 std::string to_valid_utf8(std::string_view s);
 

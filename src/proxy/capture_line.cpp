@@ -20,11 +20,7 @@ std::string base64(std::string_view bytes) {
   return out;
 }
 
-void str(std::string& out, std::string_view s) {
-  out += '"';
-  append_json_escaped(out, s);
-  out += '"';
-}
+void str(std::string& out, std::string_view s) { append_json_string(out, s); }
 
 void ms(std::string& out, const std::optional<double>& v) {
   if (v) out += fmt::format("{:.3f}", *v);

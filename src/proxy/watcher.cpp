@@ -18,11 +18,7 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
-void str(std::string& out, std::string_view s) {
-  out += '"';
-  append_json_escaped(out, redact(s));
-  out += '"';
-}
+void str(std::string& out, std::string_view s) { append_json_string(out, redact(s)); }
 
 void opt_str(std::string& out, std::string_view s) {
   if (s.empty()) out += "null";

@@ -65,9 +65,7 @@ void append_otel_member(std::string& out, const Record& r) {
     if (a.integer) {
       out += a.value;
     } else {
-      out += '"';
-      out += json_escape(a.value);
-      out += '"';
+      append_json_string(out, a.value);
     }
   }
   out += '}';

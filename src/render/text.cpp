@@ -95,6 +95,12 @@ bool append_json_escaped(std::string& out, std::string_view s) {
   return valid;
 }
 
+void append_json_string(std::string& out, std::string_view s) {
+  out += '"';
+  append_json_escaped(out, s);
+  out += '"';
+}
+
 std::string to_valid_utf8(std::string_view s) {
   std::string out;
   out.reserve(s.size());

@@ -59,11 +59,7 @@ std::string json_for_script(std::string_view json) {
 namespace {
 
 /// A JSON string of text that is redacted and valid UTF-8 already (an ExchangeView's).
-void put_str(std::string& out, std::string_view s) {
-  out += '"';
-  out += json_escape(s);
-  out += '"';
-}
+void put_str(std::string& out, std::string_view s) { append_json_string(out, s); }
 
 void put_headers(std::string& out, const std::vector<Header>& headers) {
   out += '[';
