@@ -291,22 +291,43 @@ void LiveSource::produce(Feed& feed) {
   std::string buf;
   Got got = Got::bytes;
   // Sniff: an HTTP capture starts with "HTTP/"; anything else is read as FileSource reads it.
+  // A bare event stream (`curl -sN` without -i) starts with a field name and its colon.
   static constexpr std::string_view kHttp = "HTTP/";
-  while (buf.size() < kHttp.size()) {
+  auto field_named = [&buf] {
+    const std::size_t colon = buf.find(':');
+    if (colon == std::string::npos) return false;
+    const std::string_view name = std::string_view(buf).substr(0, colon);
+    return name.empty() || name == "data" || name == "event" || name == "id" || name == "retry";
+  };
+  while (buf.size() < kHttp.size() || (!field_named() && buf.size() < 8 && buf.find('\n') == std::string::npos &&
+                                        !kHttp.starts_with(std::string_view(buf).substr(0, kHttp.size())))) {
     got = reader.next(buf, true);
     if (got != Got::bytes) break;
   }
   if (got == Got::stopped) return;
   if (got == Got::error) return feed.failed(i, std::strerror(errno));
+  if (buf.empty() && (got == Got::idle || got == Got::total)) {
+    // Nothing arrived (a server that sends no header before its first event, a stalled
+    // connection): no exchange to judge, and never a quiet exit 0 (docs/exit-codes.md).
+    return feed.failed(i, std::string("no byte arrived before the ") + (got == Got::idle ? "--idle-timeout" : "--timeout") +
+                              " ended the wait: nothing to judge");
+  }
   const std::string_view head = std::string_view(buf).substr(0, std::min(buf.size(), kHttp.size()));
-  if (buf.empty() || !kHttp.starts_with(head)) {
+  const bool bare_stream = !buf.empty() && !kHttp.starts_with(head) && field_named();
+  if (buf.empty() || (!kHttp.starts_with(head) && !bare_stream)) {
     if (got == Got::bytes || got == Got::eof) {
       if (options_.not_live) options_.not_live();
       FileSource rest(inputs_, options_.sizes);
       rest.set_stdin_head(std::move(buf));
       return rest.produce(feed);
     }
-    return;  // a signal or a timeout before any HTTP capture began: nothing to judge
+    if (buf.empty()) return;  // a signal before any byte: nothing to judge
+    // A few bytes of some other input, then a signal or a deadline: judged as they are.
+    auto read = read_capture(buf, in.name, options_.capture);
+    if (!read) return feed.failed(i, std::move(read.error().message));
+    if (read->empty()) return;
+    read->back().live_end = live_end_of(got);
+    return feed.exchanges(i, std::move(*read), true);
   }
 
   const std::size_t limit = options_.sizes.max_input;
@@ -329,6 +350,20 @@ void LiveSource::produce(Feed& feed) {
   std::string decider_block;     // the block of the deciding event (the session facts read it)
   std::size_t head_exchanges = 1;  // the exchange being read: its number among those of its read
   json::Parser event_parser;       // for the events' lines and records (--events)
+  if (bare_stream) {
+    // No head to read: the body is an event stream from its first byte, judged as its events come
+    // (its record is the offline one of a bare-sse input; not summarised past 1 MiB).
+    auto read = read_capture(buf, in.name, options_.capture);
+    if (read && !read->empty()) judge = SseJudge::start(read->back(), options_.flags, options_.now);
+    body_start = 0;
+    may_summarise = false;
+    if (judge) {
+      mode = Mode::sse;
+      blocks.emplace(0);
+    } else {
+      mode = Mode::to_end;
+    }
+  }
 
   // Past kKeptStreamBytes of a plain event-stream body (no chunk framing, no trailers, no reader
   // note): a new judge is started from the offline read of what arrived, the events of it fed

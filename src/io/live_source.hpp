@@ -29,8 +29,12 @@ namespace mcptriage::io {
 ///   - otherwise (no length, a redirect, a coding): the end of the input.
 /// A signal (a byte on `signal_fd`), `idle` without a byte, or `total` since the input began end
 /// the wait: the bytes so far are judged, their last exchange marked (Exchange::live_end) so that
-/// the classifier names the cause. Anything but an HTTP capture (a JSON Lines log, a bare body)
-/// goes to a FileSource with the bytes read so far. Scanning is linear: only new bytes are looked
+/// the classifier names the cause. A bare event stream (`curl -sN` without -i: the input starts
+/// with an SSE field, `data:`, `event:`, `id:`, `retry:` or a `:` comment) is read the same way,
+/// its events judged as they come (not summarised past 1 MiB). No byte at all before `idle` or
+/// `total` is an input error ("no byte arrived before the --idle-timeout ..."), never an empty
+/// run. Anything else (a JSON Lines log, a bare JSON body, a HAR) goes to a FileSource with the
+/// bytes read so far, which reads to the end of the input (the deadlines do not apply to it). Scanning is linear: only new bytes are looked
 /// at for the end of the headers and of each event.
 class LiveSource final : public Source {
  public:

@@ -169,6 +169,45 @@ else
   echo "ok - # SKIP curl, node or setsid missing: no Ctrl-C test through curl"
 fi
 
+# --- 6. a bare event stream (curl -sN without -i) is read live too; nothing at all is no exit 0 ----
+gen_bare() {
+  sleep 0.5
+  printf '%s' "$progress"
+  sleep 0.4
+  now > "$tmp/t_bare_final"
+  printf '%s' "$final"
+  sleep 3
+}
+gen_bare | "$bin" --format jsonl --id 1 2> "$tmp/err8" | while IFS= read -r line; do
+  now > "$tmp/t_bare_record"
+  printf '%s\n' "$line" >> "$tmp/out8"
+done
+check "bare event stream: the record is out within 1 s of the final response" \
+  lt "$(cat "$tmp/t_bare_record")" "$(echo "$(cat "$tmp/t_bare_final") + 1" | bc)"
+check "bare event stream: TOOL_SUCCESS, format bare-sse, a timing member" \
+  jqe '.outcome == "TOOL_SUCCESS" and .format == "bare-sse" and .timing.first_byte_ms == 0' "$tmp/out8"
+printf '%s%s' "$progress" "$final" > "$tmp/bare.sse"
+"$bin" --format jsonl -q --id 1 < "$tmp/bare.sse" > "$tmp/offline8"
+check "bare event stream: the live record is the offline one (but timing)" \
+  test "$(jq -c 'del(.timing)' "$tmp/out8")" = "$(jq -c . "$tmp/offline8")"
+gen_bare_stall() {
+  printf '%s' "$progress"
+  sleep 5
+}
+t0=$(now)
+gen_bare_stall | { "$bin" --format jsonl -q --idle-timeout 1s > "$tmp/out9" 2> "$tmp/err9"; now > "$tmp/t9_end"; }
+check "bare event stream, stalled: --idle-timeout 1s gives STREAM_INCOMPLETE idle_timeout" \
+  jqe '.reason == "idle_timeout" and .format == "bare-sse"' "$tmp/out9"
+check "bare event stream, stalled: mcptriage ended after 1 s, within 3 s (the writer sleeps 5)" \
+  lt "$(cat "$tmp/t9_end")" "$(echo "$t0 + 3" | bc)"
+# No byte before the deadline (a server that sends no header until its first event): an input
+# error (exit 3), never "0 exchanges" and exit 0.
+{ sleep 3; } | "$bin" --format jsonl --idle-timeout 1s --fail-on STREAM_INCOMPLETE > "$tmp/out10" 2> "$tmp/err10"
+check "no byte before --idle-timeout: exit 3" test $? = 3
+check "... which says so" grep -q 'stdin: no byte arrived before the --idle-timeout ended the wait: nothing to judge' "$tmp/err10"
+{ sleep 3; } | "$bin" --format jsonl --timeout 1s > /dev/null 2> "$tmp/err11"
+check "no byte before --timeout: exit 3" test $? = 3
+
 "$bin" --timeout 2x - < /dev/null 2> "$tmp/err6"
 check "--timeout 2x is a usage error (exit 2)" test $? = 2
 finish
