@@ -69,6 +69,7 @@ struct SseStreamEnd {
   bool any_id = false;                ///< some block set a non-empty `id`
   bool unterminated_tail = false;     ///< it ended inside an event (dropped, WHATWG rule)
   bool cut_short = false;             ///< the body ended before its announced length (BodyState::truncated)
+  bool cut_at_limit = false;          ///< ... because mcptriage cut it at --max-body (Response::cut_at_max_body)
   /// A live reader ended the wait before the stream's end (a signal, a timeout): a
   /// STREAM_INCOMPLETE verdict then names that cause, as classify() does for Exchange::live_end.
   LiveEnd live_end = LiveEnd::none;

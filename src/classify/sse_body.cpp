@@ -148,7 +148,7 @@ class SseBody {
     c.sse_events = events_;
     c.stream_retry_ms = end.retry_ms;
     if (end.unterminated_tail) c.warnings.push_back("the stream ended inside an event; that event was dropped (WHATWG rule)");
-    if (end.cut_short) c.warnings.push_back("the body was cut short of its announced length");
+    if (end.cut_short && !end.cut_at_limit) c.warnings.push_back("the body was cut short of its announced length");
     c.warnings.insert(c.warnings.end(), std::make_move_iterator(event_warnings_.begin()),
                       std::make_move_iterator(event_warnings_.end()));
     if (unlisted_warnings_ > 0) {
@@ -168,6 +168,15 @@ class SseBody {
     std::string v = c.protocol_version;
     if (v.empty()) v = j_.version_for(c, std::nullopt, false);
     // No final response.
+    if (end.cut_at_limit) {
+      // mcptriage's own cut, not the server's: nothing after it can be judged (as for a JSON body).
+      set_verdict(c, Reason::cut_at_limit,
+                  fmt::format("the event stream is larger than --max-body and was cut there after {} event{}, before "
+                              "any final response; raise --max-body to judge it",
+                              events_, events_ == 1 ? "" : "s"));
+      out.push_back(std::move(c));
+      return;
+    }
     if (other_type_response_) {
       c.resumable = false;
       set_verdict(c, Reason::event_type_not_message,
@@ -306,7 +315,9 @@ void Judgement::judge_sse_body(Classification c, std::string_view body, std::vec
   const sse::Stream stream = sse::parse(body);
   SseBody judge(*this, std::move(c));
   for (const sse::Event& ev : stream.events) judge.feed(ev);
-  judge.finish(SseStreamEnd::of(stream, ex_.response.body_state == BodyState::truncated), out);
+  SseStreamEnd end = SseStreamEnd::of(stream, ex_.response.body_state == BodyState::truncated);
+  end.cut_at_limit = end.cut_short && ex_.response.cut_at_max_body;
+  judge.finish(end, out);
 }
 
 }  // namespace classify_detail
