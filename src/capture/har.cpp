@@ -17,6 +17,7 @@
 #include "capture/readers.hpp"
 #include "http/tokens.hpp"
 #include "mcptriage/http.hpp"
+#include "mcptriage/sse.hpp"
 
 namespace mcptriage::capture {
 
@@ -289,9 +290,26 @@ class HarReader {
     std::optional<std::string_view> text;
     if (content) text = string_at(*content, "text");
     // Is the response a JSON-RPC message? Only asked when the request did not say.
+    // The text as the client got it: base64 decoded when `encoding` says so; an event stream's
+    // messages are in its events' data (an SSE reply exported without its request's postData).
     auto response_is_jsonrpc = [&]() {
       if (!text || text->empty()) return false;
-      return inspect_message_text(body_parser_, *text).kind != MessageKind::not_jsonrpc;
+      std::string decoded;
+      std::string_view body = *text;
+      if (string_at(*content, "encoding") == std::optional<std::string_view>("base64")) {
+        if (auto d = base64_decode(body)) {
+          decoded = std::move(*d);
+          body = decoded;
+        }
+      }
+      if (inspect_message_text(body_parser_, body).kind != MessageKind::not_jsonrpc) return true;
+      if (!sse_media) return false;
+      const sse::Stream stream = sse::parse(body);
+      constexpr std::size_t kLooked = 16;  // events looked at: a message comes among the first few
+      for (std::size_t k = 0; k < stream.events.size() && k < kLooked; ++k) {
+        if (inspect_message_text(body_parser_, stream.events[k].data).kind != MessageKind::not_jsonrpc) return true;
+      }
+      return false;
     };
     const bool stream_request = resource_type == "eventsource" ||
                                 (method == "GET" && (sse_media || http::list_has(accept, "text/event-stream")));
