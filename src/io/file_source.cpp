@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "io/lines.hpp"
 #include "io/read_limited.hpp"
@@ -95,9 +97,34 @@ void FileSource::stream(std::size_t i, Feed& feed) {
   bool eof = false;
   int err = 0;
   // The head: at least one block, and whole lines.
-  while (!eof && (buf.size() < block || buf.find('\n') == std::string::npos)) {
-    if (buf.size() > limit) return feed.failed(i, too_large_message(limit));
+  while (!eof && buf.size() < block) {
     if (!read_more(fd, buf, block, eof, err, stop_fd)) return fail(err);
+  }
+  if (!eof && buf.find('\n') == std::string::npos) {
+    // A first line longer than a block (a log's big first entry, or no line at all: a document,
+    // /dev/zero): read in blocks until a line end, joined once, so that the head costs its
+    // size plus a block, not the doublings of one growing string (twice --max-input).
+    std::vector<std::string> parts;
+    std::size_t total = buf.size();
+    while (!eof) {
+      if (total > limit) return feed.failed(i, too_large_message(limit));
+      std::string part;
+      if (!read_more(fd, part, block, eof, err, stop_fd)) return fail(err);
+      total += part.size();
+      const bool line_end = part.find('\n') != std::string::npos;
+      parts.push_back(std::move(part));
+      if (line_end) break;
+    }
+    if (total > limit) return feed.failed(i, too_large_message(limit));
+    std::string head;
+    head.reserve(total + json::kPadding);
+    head += buf;
+    std::string().swap(buf);
+    for (std::string& part : parts) {
+      head += part;
+      std::string().swap(part);
+    }
+    buf = std::move(head);
   }
   const std::size_t head_end = last_newline(buf);
   if (!is_json_lines(std::string_view(buf).substr(0, head_end == std::string::npos ? buf.size() : head_end + 1))) {

@@ -41,6 +41,25 @@ check "TOOL_SUCCESS, every event counted" \
 check "the notifications counted in a warning" \
   jqe --argjson n "$events" '.warnings | index("\($n) notification(s) before the response") != null' "$tmp/big.jsonl"
 
+# --- 1b. an endless input with no line end, by name (a named pipe) and on standard input: it
+# costs --max-input, not twice that (the head's search for a line end grew one string by doubling:
+# 1,065 MB under the 512 MB default; new-user trial)
+for how in named stdin; do
+  if [ "$how" = named ]; then
+    /usr/bin/time -f '%M' -o "$tmp/rss-$how" "$bin" --format jsonl -q --max-input 64M <(head -c 200000000 /dev/zero) \
+      > /dev/null 2> "$tmp/err-$how"
+  else
+    head -c 200000000 /dev/zero | /usr/bin/time -f '%M' -o "$tmp/rss-$how" "$bin" --format jsonl -q --max-input 64M \
+      > /dev/null 2> "$tmp/err-$how"
+  fi
+  rss=$(tail -n 1 "$tmp/rss-$how")
+  echo "# 200 MB of zero bytes ($how), --max-input 64M: peak RSS $rss KiB"
+  check "zero bytes ($how): too large for --max-input" grep -q 'larger than --max-input' "$tmp/err-$how"
+  if [ "$mode" != sanitized ]; then
+    check "zero bytes ($how): peak RSS under 1.5 x --max-input" test "$rss" -lt $((96 * 1024))
+  fi
+done
+
 # --- 2. summarised streams give the offline records of the same bytes ------------------------
 same() {  # NAME GENERATOR-ARGS...
   local name=$1

@@ -45,5 +45,18 @@ check "#701 is the tools/list" bash -c "grep -q '\"source\":\"$tmp/log.jsonl#701
 check "--jobs 2 output is byte-identical to --jobs 1" cmp -s "$tmp/out1.jsonl" "$tmp/out2.jsonl"
 check "standard input: the replay cites stdin#701" \
   test "$("$bin" --format jsonl -q --jobs 1 < "$tmp/log.jsonl" | decided_by)" = '"decided_by":"readOnlyHint: true (stdin#701)"'
+# A first line longer than a block (700 KB) by name, through a named pipe and on standard input:
+# the head is read to its line end in blocks and the log still read as a log, the same records.
+big=$(head -c 700000 /dev/zero | tr '\0' 'y')
+{ printf '{"status":200,"headers":{"content-type":"application/json"},"body":"{\\"jsonrpc\\":\\"2.0\\",\\"id\\":1,\\"result\\":{\\"content\\":[{\\"type\\":\\"text\\",\\"text\\":\\"%s\\"}]}}","request":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big","arguments":{}}}}\n' "$big"
+  tail -n +2 "$tmp/small.jsonl"; } > "$tmp/bigfirst.jsonl"
+outcomes() { jq -r 'select(.kind == "exchange") | "\(.format) \(.outcome)"'; }
+"$bin" --format jsonl -q --jobs 1 "$tmp/bigfirst.jsonl" | outcomes > "$tmp/bf-file"
+"$bin" --format jsonl -q --jobs 1 <(cat "$tmp/bigfirst.jsonl") | outcomes > "$tmp/bf-pipe"
+"$bin" --format jsonl -q --jobs 1 < <(cat "$tmp/bigfirst.jsonl") | outcomes > "$tmp/bf-stdin"
+check "a 700 KB first line: read as a log (exchange-log records, the first TOOL_SUCCESS)" \
+  bash -c '[ "$(head -n 1 "$0")" = "exchange-log TOOL_SUCCESS" ] && [ "$(wc -l < "$0")" = "$(( $(wc -l < "$1") ))" ]' "$tmp/bf-file" "$tmp/small.jsonl"
+check "... the same records through a named pipe" cmp -s "$tmp/bf-file" "$tmp/bf-pipe"
+check "... and on standard input" cmp -s "$tmp/bf-file" "$tmp/bf-stdin"
 check "the table cites #701 too" bash -c "'$bin' --format table -q --jobs 1 '$tmp/log.jsonl' | grep -q 'readOnlyHint: true ($tmp/log.jsonl#701)'"
 finish
