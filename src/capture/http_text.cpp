@@ -306,9 +306,25 @@ class HttpTextReader {
       return text_.size();
     }
     if (block.end == BlockEnd::non_field) {
-      warnings.push_back("header block of " + shown +
-                         " has no empty line; the body is assumed to start at the first "
-                         "line that is not a header field");
+      // A field name with white space before its colon is no field line (RFC 9112 §5.1: a
+      // client rejects the response); say that rather than a missing empty line.
+      const std::string_view first = text_.substr(block.body_start, std::min<std::size_t>(text_.size() - block.body_start, 200));
+      const std::string_view first_line = first.substr(0, first.find_first_of("\r\n"));
+      const std::size_t colon = first_line.find(':');
+      const std::string_view name = first_line.substr(0, colon == std::string_view::npos ? 0 : colon);
+      const bool space_before_colon = colon != std::string_view::npos && !name.empty() &&
+                                      (name.back() == ' ' || name.back() == '\t') &&
+                                      name.find_first_of(" \t") == name.find_last_not_of(" \t") + 1;
+      if (space_before_colon) {
+        warnings.push_back("header block of " + shown + ": the line \"" +
+                           std::string(name.substr(0, name.find_last_not_of(" \t") + 1)) +
+                           " :\" has white space before its colon, which no field line has (RFC 9112 5.1: clients "
+                           "reject the response); the body is assumed to start there");
+      } else {
+        warnings.push_back("header block of " + shown +
+                           " has no empty line; the body is assumed to start at the first "
+                           "line that is not a header field");
+      }
     }
 
     const std::size_t body_start = block.body_start;

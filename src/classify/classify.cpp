@@ -212,8 +212,18 @@ Judgement::Framing Judgement::transport(Classification& c, std::vector<Classific
   // A Content-Length with no one valid length (RFC 9112 §6.3 rule 5): the framing is invalid and a
   // client discards the response, so nothing it holds reached the caller. Transfer-Encoding
   // overrides Content-Length (rule 3), and a body the capture tool made (bare bodies) has none.
-  if (r.transport_captured && !find_header(r.headers, "Transfer-Encoding")) {
-    if (auto values = http::invalid_content_length(r.headers)) {
+  if (r.transport_captured) {
+    const auto coding = find_header(r.headers, "Transfer-Encoding");
+    const auto length = find_header(r.headers, "Content-Length");
+    if (coding && length) {
+      // RFC 9112 6.1: a server must not send both; 6.3 rule 3: handled as an error (Node's
+      // fetch, as the TypeScript SDK uses it, fails with HPE_UNEXPECTED_CONTENT_LENGTH).
+      return decide(Reason::invalid_content_length,
+                    fmt::format("{} with both Transfer-Encoding {} and Content-Length {}: a server must not send "
+                                "both (RFC 9112 6.1), and clients reject the response (RFC 9112 6.3){}",
+                                status_text(), clipped(*coding), clipped(*length), hypothetical()));
+    }
+    if (auto values = coding ? std::nullopt : http::invalid_content_length(r.headers)) {
       return decide(Reason::invalid_content_length,
                     fmt::format("{} with Content-Length \"{}\": no one valid length, so the message framing is "
                                 "invalid and a client discards the response (RFC 9112 6.3){}",

@@ -387,7 +387,7 @@ TEST(ClassifyCodings, PlainBytesUnderACodingAreNoSuccess) {
 
 // RFC 9112 §6.3 rule 5: a Content-Length with no one valid length makes the framing invalid and
 // a client discards the response, so a complete success body is no success (new-user trial: it
-// was TOOL_SUCCESS). Transfer-Encoding overrides Content-Length; a 4xx is judged by its status.
+// was TOOL_SUCCESS). A 4xx is judged by its status.
 TEST(ClassifyFraming, InvalidContentLengthIsNoSuccess) {
   for (const Headers& lengths : {Headers{{"Content-Length", "abc"}}, Headers{{"Content-Length", "+75"}},
                                  Headers{{"Content-Length", "75, 500"}},
@@ -403,8 +403,17 @@ TEST(ClassifyFraming, InvalidContentLengthIsNoSuccess) {
   Exchange same = json_reply(200, kSuccess);
   same.response.headers.push_back({"Content-Length", "7, 7"});  // one length, sent twice: valid
   EXPECT_NE(one(same, call()).reason, Reason::invalid_content_length);
+  // Transfer-Encoding with any Content-Length: a server must not send both (RFC 9112 §6.1), and
+  // Node's fetch refuses it (HPE_UNEXPECTED_CONTENT_LENGTH; new-user trial). Chunked alone is fine.
+  for (const char* length : {"abc", "75"}) {
+    Exchange both = json_reply(200, kSuccess);
+    both.response.headers.push_back({"Transfer-Encoding", "chunked"});
+    both.response.headers.push_back({"Content-Length", length});
+    const Classification c = one(both, call());
+    EXPECT_EQ(c.reason, Reason::invalid_content_length) << length;
+    EXPECT_NE(c.detail.find("both Transfer-Encoding chunked and Content-Length"), std::string::npos) << c.detail;
+  }
   Exchange chunked = json_reply(200, kSuccess);
-  chunked.response.headers.push_back({"Content-Length", "abc"});
   chunked.response.headers.push_back({"Transfer-Encoding", "chunked"});
   EXPECT_EQ(one(chunked, call()).outcome, Outcome::TOOL_SUCCESS);
   Exchange error = json_reply(404, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"x"}})");
