@@ -102,7 +102,7 @@ if [[ $PX_MODE == sanitized ]]; then
 elif ((hwm < bound * 1024)); then ok "slow client: the proxy's peak RSS stayed at $((hwm / 1024)) MiB (bound: $bound MiB for a 48 MiB stream)"
 else not_ok "slow client: peak RSS bounded" "$((hwm / 1024)) MiB"; fi
 check "slow client: the 1 MiB record is cut there, never a success" \
-  'map(select(.kind == "exchange"))[0] | .outcome == "STREAM_INCOMPLETE" and (.warnings | any(contains("the record keeps the first 1048576")))' "$PX_PROXY_OUT"
+  'map(select(.kind == "exchange"))[0] | .outcome == "MALFORMED_JSON" and .reason == "cut_at_limit" and (.warnings | any(contains("the record keeps the first 1048576")))' "$PX_PROXY_OUT"
 
 # --- https upstreams ---------------------------------------------------------------------------------
 if command -v openssl >/dev/null 2>&1; then
