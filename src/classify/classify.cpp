@@ -180,6 +180,21 @@ Judgement::Framing Judgement::transport(Classification& c, std::vector<Classific
     return decide(Reason::body_not_captured, std::move(detail));
   }
   const std::string media = http::media_type(c.content_type);
+  if (r.transport_captured) {
+    // Content-Type is a singleton field (RFC 9110 8.3): a second one that differs leaves the
+    // media type to the client (Node's fetch joins them, "A, B"). Judged by the first, said.
+    std::string others;
+    std::size_t fields = 0;
+    for (const Header& h : r.headers) {
+      if (!http::iequals(h.name, "Content-Type")) continue;
+      if (++fields > 1 && h.value != c.content_type) others += (others.empty() ? "" : ", ") + clipped(h.value);
+    }
+    if (!others.empty()) {
+      c.warnings.push_back(fmt::format("{} Content-Type fields ({}, then {}): judged by the first; clients differ "
+                                       "(Node's fetch joins them into one value)",
+                                       fields, clipped(c.content_type), others));
+    }
+  }
   if (auto marker = http::challenge_marker(r.status, r.headers, r.body)) {
     // A CDN or WAF answered in the server's place (docs/classification.md "CDN and WAF challenges").
     return decide(Reason::cdn_challenge,
