@@ -181,11 +181,7 @@ void timing_member(std::string& out, const Captured& c) {
 }
 
 /// `"proxy"` when the proxy made the response the client got (injected, or it could not forward).
-std::string_view made_by(const Captured& c) {
-  const bool forwarded = c.injected.empty() || c.injected.starts_with("delay=") || c.end == BodyEnd::cut_rule ||
-                         c.injected.starts_with("cut-after-events=");
-  return c.made_by_proxy || !forwarded ? "\"proxy\"" : "\"upstream\"";
-}
+std::string_view made_by(const Captured& c) { return response_made_by_proxy(c) ? "\"proxy\"" : "\"upstream\""; }
 
 /// The first members of the proxy member: `{"exchange":N,"client":...,"injected":...,"made_by":...`
 /// (left open for the members that follow).
@@ -226,6 +222,12 @@ void proxy_member(std::string& out, const Captured& c, const RecordBody& rb, boo
 }
 
 }  // namespace
+
+bool response_made_by_proxy(const Captured& c) {
+  const bool forwarded = c.injected.empty() || c.injected.starts_with("delay=") || c.end == BodyEnd::cut_rule ||
+                         c.injected.starts_with("cut-after-events=");
+  return c.made_by_proxy || !forwarded;
+}
 
 std::string redact_body(std::string_view body) {
   if (!redaction_enabled() || body.empty()) return std::string(body);

@@ -70,6 +70,12 @@ struct Captured {
   Timing timing;
 };
 
+/// Whether the proxy made the response the client got: an injected reply (every action but
+/// `delay` and `cut-after-events`, which forward the server's), or one the proxy made because it
+/// could not forward (a 502, a 413). The record's `proxy.made_by` (`"proxy"`), and what the
+/// `proxy_summary` counts as `made_by_proxy`.
+bool response_made_by_proxy(const Captured& c);
+
 /// The JSON Lines line of `c` (no newline): `{"request":{...},"response":{...},"timing":{...},
 /// "proxy":{...}}`. Headers and the URL are redacted (redact_header, redact_url) and credentials
 /// in the bodies (redact_body) unless redaction is off (`--no-redact`). A body that is not UTF-8

@@ -39,6 +39,7 @@ namespace conn_detail {
 constexpr std::size_t kRelayBuffer = 64 * 1024;       ///< one read of a response body
 constexpr std::uint32_t kHeaderLimit = 64 * 1024;     ///< the largest header block read, each side
 constexpr std::size_t kMaxSessions = 10'000;          ///< sessions whose POSTs are counted
+constexpr std::size_t kInterimNoted = 4;              ///< interim responses of one exchange noted in its record
 /// The most bytes of one event a stream keeps to read it (the first event's time, the final
 /// response's, the negotiated version): a longer event is forwarded all the same, unread.
 constexpr std::size_t kEventBound = 1 << 20;
@@ -58,6 +59,7 @@ inline double ms_since(Clock::time_point t0, Clock::time_point t) {
 using conn_detail::fields_of;
 using conn_detail::kEventBound;
 using conn_detail::kHeaderLimit;
+using conn_detail::kInterimNoted;
 using conn_detail::kMaxSessions;
 using conn_detail::kRelayBuffer;
 using conn_detail::ms_since;
@@ -126,6 +128,10 @@ class Conn : public std::enable_shared_from_this<Conn> {
 
   void begin_request(Clock::time_point t0);
 
+  /// The request's header was read: the body next, after a 100 Continue made by the proxy when
+  /// the client sent `Expect: 100-continue`.
+  void read_body();
+
   void on_request(error_code ec);
 
   /// Fills cap_ from req_, counts the POST, tells the watcher, then injects or forwards.
@@ -163,7 +169,13 @@ class Conn : public std::enable_shared_from_this<Conn> {
 
   void on_sent();
 
+  /// A fresh parser for the upstream's next response (the first, or the one after a 1xx).
+  void new_response_parser();
+
   void read_header();
+
+  /// The upstream sent a 1xx interim response (not 101): passed on, noted, the response read next.
+  void on_interim();
 
   void on_header(error_code ec);
 
@@ -219,6 +231,8 @@ class Conn : public std::enable_shared_from_this<Conn> {
   std::optional<http::request_parser<http::string_body>> reqp_;
   http::request<http::string_body> req_;
   bool client_keep_alive_ = true;
+  bool expect_continue_ = false;  ///< the client sent Expect: 100-continue, answered by the proxy
+  std::size_t interim_ = 0;       ///< 1xx interim responses from the upstream for this request
   bool head_ = false;
   RequestFacts facts_;
   std::string session_id_;

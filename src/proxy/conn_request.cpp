@@ -57,6 +57,32 @@ void Conn::begin_request(Clock::time_point t0) {
   reqp_.emplace();
   reqp_->header_limit(kHeaderLimit);
   reqp_->body_limit(static_cast<std::uint64_t>(st_->cfg.max_body));
+  expect_continue_ = false;
+  interim_ = 0;
+  // The header first: a client that sent `Expect: 100-continue` waits for 100 Continue before
+  // the body (curl adds it to bodies over 1 MiB), which the proxy sends itself (read_body).
+  http::async_read_header(client_, cbuf_, *reqp_, [self = shared_from_this()](error_code ec, std::size_t) {
+    if (ec) return self->on_request(ec);
+    self->read_body();
+  });
+}
+
+void Conn::read_body() {
+  if (reqp_->is_done()) return on_request({});
+  const auto& h = reqp_->get();
+  const auto expect = h.find(http::field::expect);
+  if (h.version() >= 11 && expect != h.end() && beast::iequals(expect->value(), "100-continue")) {
+    // RFC 9110 §10.1.1: the proxy meets the expectation itself (it reads the whole request
+    // before forwarding it, to record and judge it) and does not forward `Expect`.
+    expect_continue_ = true;
+    auto cont = std::make_shared<http::response<http::empty_body>>(http::status::continue_, 11);
+    http::async_write(client_, *cont, [self = shared_from_this(), cont](error_code ec, std::size_t) {
+      if (ec) return self->close_client();
+      http::async_read(self->client_, self->cbuf_, *self->reqp_,
+                       [self](error_code rec, std::size_t) { self->on_request(rec); });
+    });
+    return;
+  }
   http::async_read(client_, cbuf_, *reqp_, [self = shared_from_this()](error_code ec, std::size_t) {
     self->on_request(ec);
   });
@@ -104,6 +130,11 @@ void Conn::take_request_facts(bool proceed) {
   client_keep_alive_ = req_.keep_alive();
   head_ = req_.method() == http::verb::head;
   req_.set(http::field::host, st_->cfg.upstream.host_header);
+  if (expect_continue_) {
+    req_.erase(http::field::expect);
+    cap_.notes.push_back("the client sent Expect: 100-continue: the proxy answered 100 Continue itself and read the "
+                         "whole request; the Expect header was not forwarded");
+  }
   cap_.request_headers = fields_of(req_.base());
   const std::size_t kept = st_->budget.take(req_.body().size());
   cap_.request_body = req_.body().substr(0, kept);
@@ -294,13 +325,7 @@ void Conn::on_sent() {
   // Room for a whole relay buffer per read: beast::read_size() prepares no more than the
   // flat_buffer's spare capacity (at least 512 bytes), so a small buffer means small reads.
   ubuf_.reserve(kRelayBuffer);
-  resp_.emplace();
-  resp_->header_limit(kHeaderLimit);
-  // No limit (the body is relayed, not kept). Not boost::none: Beast 1.74 compares the
-  // Content-Length with the optional limit as `len_ > body_limit_`, which is true for any
-  // length against an empty optional (basic_parser.ipp, finish_header).
-  resp_->body_limit(std::numeric_limits<std::uint64_t>::max());
-  if (head_) resp_->skip(true);
+  new_response_parser();
   if (!up_tls_ && ubuf_.size() == 0) {
     up_tcp().socket().async_wait(tcp::socket::wait_read, [self = shared_from_this()](error_code ec) {
       if (!ec) self->cap_.timing.response_ms = ms_since(self->cap_.t0, Clock::now());
@@ -309,6 +334,16 @@ void Conn::on_sent() {
     return;
   }
   read_header();
+}
+
+void Conn::new_response_parser() {
+  resp_.emplace();
+  resp_->header_limit(kHeaderLimit);
+  // No limit (the body is relayed, not kept). Not boost::none: Beast 1.74 compares the
+  // Content-Length with the optional limit as `len_ > body_limit_`, which is true for any
+  // length against an empty optional (basic_parser.ipp, finish_header).
+  resp_->body_limit(std::numeric_limits<std::uint64_t>::max());
+  if (head_) resp_->skip(true);
 }
 
 void Conn::read_header() {
@@ -323,6 +358,7 @@ void Conn::on_header(error_code ec) {
   if (ec) return upstream_failed("read the response", ec);
   if (!cap_.timing.response_ms) cap_.timing.response_ms = ms_since(cap_.t0, Clock::now());
   auto& res = resp_->get();
+  if (res.result_int() / 100 == 1 && res.result_int() != 101) return on_interim();
   cap_.status = static_cast<int>(res.result_int());
   cap_.reason = std::string(res.reason());
   cap_.response_headers = fields_of(res.base());
@@ -354,6 +390,42 @@ void Conn::on_header(error_code ec) {
     if (wec) return self->relay_failed(true, wec);
     if (self->cutting_ && self->rule_->events == 0) return self->cut_now();
     self->relay_read();
+  });
+}
+
+void Conn::on_interim() {
+  // An interim response (100 Continue, 103 Early Hints): not the response. Said in the record, and
+  // the next response read. Passed on to an HTTP/1.1 client (RFC 9110 §15.2: never to an HTTP/1.0
+  // client), but for 100 Continue: the proxy sent the request whole, so it answers the request
+  // the proxy sent, not the client's (which the proxy read whole, after its own 100 Continue when
+  // asked), and a client that gets a second 100 once its body is sent may fail (curl 7.88:
+  // "Unsupported response code in HTTP response").
+  const auto& res = resp_->get();
+  const bool http10 = req_.version() < 11;
+  const bool pass_on = !http10 && res.result_int() != 100;
+  ++interim_;
+  if (interim_ <= kInterimNoted) {
+    cap_.notes.push_back(fmt::format("the upstream sent an interim response before the response: {} {}{}{}",
+                                     res.result_int(), std::string(res.reason()),
+                                     pass_on  ? "; passed on to the client"
+                                     : http10 ? "; not passed on (an HTTP/1.0 client)"
+                                              : "; not passed on (it answers the proxy, which sent the whole request)",
+                                     interim_ == kInterimNoted ? " (further interim responses are not noted)" : ""));
+  }
+  if (!pass_on) {
+    new_response_parser();
+    return read_header();
+  }
+  // By number: Beast 1.74 has no name for 103 (result() would be status::unknown, written 000).
+  auto interim = std::make_shared<http::response<http::empty_body>>();
+  interim->version(11);
+  interim->result(res.result_int());
+  interim->reason(res.reason());
+  for (const auto& f : res.base()) interim->insert(f.name_string(), f.value());
+  new_response_parser();
+  http::async_write(client_, *interim, [self = shared_from_this(), interim](error_code ec, std::size_t) {
+    if (ec) return self->relay_failed(true, ec);
+    self->read_header();
   });
 }
 

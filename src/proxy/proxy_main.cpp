@@ -396,7 +396,7 @@ int proxy_main(int argc, char** argv) {
         ++exchanges;
         if (skip) ++skipped;
         if (!c.injected.empty()) ++injected_counts[c.injected];
-        if (c.made_by_proxy) ++made;
+        if (response_made_by_proxy(c)) ++made;  // as the records' proxy.made_by: "proxy" (injected replies too)
         switch (c.end) {
           case BodyEnd::cut_upstream: ++cuts["upstream"]; break;
           case BodyEnd::cut_client: ++cuts["client"]; break;

@@ -14,6 +14,8 @@
 //   POST /shortjson          a JSON result with a Content-Length longer than the bytes sent, then close
 //   POST /headers            a JSON result whose text is the request's headers, one per line
 //   POST /redirect           307 to /moved (not followed by the proxy)
+//   POST /interim            100 Continue and 103 Early Hints (interim responses), then a JSON
+//                            result saying the request's Expect header and body size
 //   GET  /.well-known/oauth-protected-resource   JSON metadata (not MCP)
 //   anything else            a JSON result echoing the method
 // With TLS_CERT and TLS_KEY (PEM files) in the environment it speaks https instead.
@@ -124,6 +126,14 @@ const handler = (req, res) => {
       case '/headers': {
         const text = Object.entries(req.headers).map(([k, v]) => `${k}: ${v}`).join('\n');
         const body = JSON.stringify(result(id, text));
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+        return res.end(body);
+      }
+      case '/interim': {
+        const size = chunks.reduce((n, c) => n + c.length, 0);
+        const body = JSON.stringify(result(id, `expect=${req.headers.expect ?? 'none'} bytes=${size}`));
+        res.writeContinue();
+        res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
         res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
         return res.end(body);
       }

@@ -144,4 +144,5 @@ if command -v openssl >/dev/null 2>&1; then
 else
   echo "# openssl not installed: https cases skipped"
 fi
+px_check_schema "$WORK"/proxy-*.out
 px_summary

@@ -126,4 +126,5 @@ behaviour '.action == "resend" and .resend.honoured_retry_after == false and .af
 retry_scenario "re-initialize after 404" 'session-expired@post=4' toggle-simulated-logging '{}'
 behaviour '.action == "resend" and .reinitialized == true and .next_request.method == "initialize" and .resend.safety == "unsafe"' \
   "re-initialized, then resent; unsafe (idempotentHint false)"
+px_check_schema "$WORK"/proxy-*.out
 px_summary

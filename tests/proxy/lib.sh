@@ -135,3 +135,14 @@ px_post() {
   curl -s -o /dev/null -w '%{http_code}' --max-time 10 -X POST "$url" -H 'Content-Type: application/json' \
     -H 'Accept: application/json, text/event-stream' "$@" --data-binary "$body"
 }
+
+# px_check_schema FILE...: every JSON Lines record in the files (the proxy's outputs; tables and
+# empty files passed over) validates against docs/output.schema.json.
+px_check_schema() {
+  local out
+  if out=$(/usr/bin/python3 "$PX_ROOT/tests/cli/validate_schema.py" "$PX_ROOT/docs/output.schema.json" "$@" 2>&1); then
+    ok "the proxy's JSON Lines validate against docs/output.schema.json ($(tail -1 <<<"$out"))"
+  else
+    not_ok "the proxy's JSON Lines validate against docs/output.schema.json" "$(head -c 900 <<<"$out" | tr '\n' ' ')"
+  fi
+}

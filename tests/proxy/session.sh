@@ -116,4 +116,5 @@ if grep -q '^SOURCE ' "$PX_PROXY_OUT" && grep -q 'TOOL_SUCCESS' "$PX_PROXY_OUT" 
 else not_ok "table: rows, session block, proxy summary" "$(one_line "$PX_PROXY_OUT" 800)"; fi
 echo "# the live table of that run:"
 sed 's/^/#   /' "$PX_PROXY_OUT"
+px_check_schema "$WORK"/proxy-*.out
 px_summary

@@ -113,4 +113,5 @@ else
 fi
 jq -e '.log.entries | length >= 2' "$WORK/h.har" >/dev/null 2>&1 && ok "stdout closed: the HAR is still completed" \
   || not_ok "stdout closed: HAR completed" "$(tail -c 200 "$WORK/h.har")"
+px_check_schema "$WORK"/proxy-*.out
 px_summary
