@@ -3,8 +3,11 @@
 // docs/http/http-spans.md (http.response.status_code).
 #include <fmt/format.h>
 
+#include <charconv>
+
 #include "mcptriage/render.hpp"
 #include "mcptriage/session.hpp"
+#include "render/redact_detail.hpp"
 
 namespace mcptriage {
 
@@ -17,57 +20,82 @@ std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t seed) {
   return h;
 }
 
-std::vector<OtelAttribute> otel_attributes(const Record& r) {
+namespace {
+
+/// Calls `put(key, value, kind)` for each attribute of otel_attributes(), in its order. A
+/// `text` value is the capture's own (untrusted) text, to be redacted and made valid UTF-8;
+/// `literal` and `integer` values are made here (ASCII). One walk behind both the vector and
+/// the record member, so the two cannot disagree.
+enum class ValueKind { text, literal, integer };
+
+template <class Put>
+void for_each_otel_attribute(const Record& r, Put&& put) {
   const Classification& c = r.c;
-  std::vector<OtelAttribute> out;
-  auto text = [&](std::string_view key, std::string_view value) {
-    out.push_back(OtelAttribute{key, to_valid_utf8(redact(value)), false});
-  };
-  if (!c.method.empty()) text("mcp.method.name", c.method);
-  if (c.method == "tools/call") out.push_back(OtelAttribute{"gen_ai.operation.name", "execute_tool", false});
-  if (!c.tool.empty()) text("gen_ai.tool.name", c.tool);
+  if (!c.method.empty()) put("mcp.method.name", c.method, ValueKind::text);
+  if (c.method == "tools/call") put("gen_ai.operation.name", "execute_tool", ValueKind::literal);
+  if (!c.tool.empty()) put("gen_ai.tool.name", c.tool, ValueKind::text);
   const std::optional<JsonRpcId>& id = c.request_id ? c.request_id : c.response_id;
-  if (id && !c.notification && id->kind != JsonRpcId::Kind::null) text("jsonrpc.request.id", id->text);
+  if (id && !c.notification && id->kind != JsonRpcId::Kind::null) put("jsonrpc.request.id", id->text, ValueKind::text);
   if (r.facts && !r.facts->session_id.empty()) {
     // Hashed as printed (redact_header: its first 8 characters and an ellipsis), so that a live
     // record and the same exchange read back from a redacted recording carry the same value.
     const std::string shown = redact_header("Mcp-Session-Id", r.facts->session_id);
-    out.push_back(OtelAttribute{"mcp.session.id", fmt::format("fnv1a-{:016x}", fnv1a64(shown)), false});
+    put("mcp.session.id", fmt::format("fnv1a-{:016x}", fnv1a64(shown)), ValueKind::literal);
   }
   if (!c.protocol_version.empty() && c.protocol_version_source != "assumed") {
-    text("mcp.protocol.version", c.protocol_version);
+    put("mcp.protocol.version", c.protocol_version, ValueKind::text);
   }
-  if (c.error_code) out.push_back(OtelAttribute{"rpc.response.status_code", std::to_string(*c.error_code), false});
-  if (c.transport_captured) {
-    out.push_back(OtelAttribute{"http.response.status_code", std::to_string(c.http_status), true});
-  }
+  // Numbers are written into a buffer of their own: a 64-bit integer has at most 20 digits.
+  char digits[24];
+  auto decimal = [&digits](auto value) {
+    return std::string_view(digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, value).ptr - digits));
+  };
+  if (c.error_code) put("rpc.response.status_code", decimal(*c.error_code), ValueKind::literal);
+  if (c.transport_captured) put("http.response.status_code", decimal(c.http_status), ValueKind::integer);
   // NOT_CAPTURED is no failure of the call, but no success either: a span must not read as one.
   if (is_failure(c.outcome) || c.outcome == Outcome::NOT_CAPTURED) {
-    std::string type;
+    std::string_view type;
     if (c.outcome == Outcome::TOOL_ERROR) type = "tool_error";
-    else if (c.error_code) type = std::to_string(*c.error_code);
-    else if (c.outcome == Outcome::HTTP_ERROR && c.transport_captured) type = std::to_string(c.http_status);
-    else type = std::string(to_string(c.outcome));
-    out.push_back(OtelAttribute{"error.type", std::move(type), false});
+    else if (c.error_code) type = decimal(*c.error_code);
+    else if (c.outcome == Outcome::HTTP_ERROR && c.transport_captured) type = decimal(c.http_status);
+    else type = to_string(c.outcome);
+    put("error.type", type, ValueKind::literal);
   }
+}
+
+}  // namespace
+
+std::vector<OtelAttribute> otel_attributes(const Record& r) {
+  std::vector<OtelAttribute> out;
+  for_each_otel_attribute(r, [&out](std::string_view key, std::string_view value, ValueKind kind) {
+    out.push_back(OtelAttribute{key, kind == ValueKind::text ? to_valid_utf8(redact(value)) : std::string(value),
+                                kind == ValueKind::integer});
+  });
   return out;
 }
 
 void append_otel_member(std::string& out, const Record& r) {
+  // Runs once per record: no attribute vector, and the capture's text goes through the
+  // renderers' one-pass path (detail::append_plain_escaped) unless it needs redacting or repair.
   out += "\"otel\":{";
   bool first = true;
-  for (const OtelAttribute& a : otel_attributes(r)) {
-    if (!first) out += ',';
+  for_each_otel_attribute(r, [&out, &first](std::string_view key, std::string_view value, ValueKind kind) {
+    out += first ? "\"" : ",\"";
     first = false;
-    out += '"';
-    out += a.key;
+    out += key;
     out += "\":";
-    if (a.integer) {
-      out += a.value;
-    } else {
-      append_json_string(out, a.value);
+    if (kind == ValueKind::integer) {
+      out += value;
+      return;
     }
-  }
+    out += '"';
+    if (kind == ValueKind::text && !detail::append_plain_escaped(out, value)) {
+      append_json_escaped(out, to_valid_utf8(redact(value)));
+    } else if (kind == ValueKind::literal) {
+      append_json_escaped(out, value);
+    }
+    out += '"';
+  });
   out += '}';
 }
 

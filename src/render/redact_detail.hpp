@@ -1,5 +1,5 @@
 // The two halves of append_redacted() (src/render/redact.cpp), apart for the unit tests that
-// check one against the other (tests/unit/security_test.cpp).
+// check one against the other (tests/unit/security_test.cpp), and the renderers' fast path.
 #pragma once
 
 #include <string>
@@ -19,5 +19,11 @@ bool credential_trigger(std::string_view s, std::size_t i);
 /// The redaction scan itself (the rules of redact(), docs/security.md), whatever
 /// set_redaction() says; appends to `out`.
 void append_redacted_scan(std::string& out, std::string_view s);
+
+/// The common case of a printed string in one pass (src/render/render.cpp): appends `s`
+/// RFC 8259-escaped to `out` and returns true when it is valid UTF-8 in which no redaction rule
+/// can fire, which is then exactly what redacting, making valid UTF-8 and escaping would give.
+/// Returns false, with `out` as it was, when the text needs that general path.
+bool append_plain_escaped(std::string& out, std::string_view s);
 
 }  // namespace mcptriage::detail

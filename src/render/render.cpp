@@ -16,35 +16,12 @@
 #include "render/text_detail.hpp"
 
 namespace mcptriage {
-namespace {
-
-/// RFC 4648 §4 base64 with padding.
-std::string base64(std::string_view bytes) {
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  std::size_t i = 0;
-  for (; i + 3 <= bytes.size(); i += 3) {
-    const auto v = (static_cast<unsigned char>(bytes[i]) << 16) | (static_cast<unsigned char>(bytes[i + 1]) << 8) |
-                   static_cast<unsigned char>(bytes[i + 2]);
-    for (int shift : {18, 12, 6, 0}) out += kAlphabet[(v >> shift) & 63];
-  }
-  if (i < bytes.size()) {
-    const bool two = i + 1 < bytes.size();
-    const auto v = (static_cast<unsigned char>(bytes[i]) << 16) | (two ? static_cast<unsigned char>(bytes[i + 1]) << 8 : 0);
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += two ? kAlphabet[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
 
 /// The common case of a printed string in one pass: valid UTF-8 in which no redaction rule can
 /// fire, appended JSON-escaped to `out` (as append_redacted, then append_json_escaped, would).
 /// Returns false, with `out` as it was, when the text needs the general path: it is not UTF-8
 /// (U+FFFD and a `_bytes` sibling), or it may hold a credential (detail::credential_trigger).
-bool append_plain_escaped(std::string& out, std::string_view s) {
+bool detail::append_plain_escaped(std::string& out, std::string_view s) {
   enum : unsigned char { kPlain, kEscape, kTrigger, kSpace, kNonAscii };
   static constexpr auto kClasses = [](bool utf8_checked) {
     std::array<unsigned char, 256> t{};
@@ -111,6 +88,33 @@ bool append_plain_escaped(std::string& out, std::string_view s) {
   }
   out.append(s.data() + run, n - run);
   return true;
+}
+
+namespace {
+
+using detail::append_plain_escaped;
+
+
+/// RFC 4648 §4 base64 with padding.
+std::string base64(std::string_view bytes) {
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 3 <= bytes.size(); i += 3) {
+    const auto v = (static_cast<unsigned char>(bytes[i]) << 16) | (static_cast<unsigned char>(bytes[i + 1]) << 8) |
+                   static_cast<unsigned char>(bytes[i + 2]);
+    for (int shift : {18, 12, 6, 0}) out += kAlphabet[(v >> shift) & 63];
+  }
+  if (i < bytes.size()) {
+    const bool two = i + 1 < bytes.size();
+    const auto v = (static_cast<unsigned char>(bytes[i]) << 16) | (two ? static_cast<unsigned char>(bytes[i + 1]) << 8 : 0);
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += two ? kAlphabet[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
 }
 
 /// Appends `"key":"value"` for a string field (redacted, RFC 8259 escaped); `null` for an empty

@@ -523,3 +523,43 @@ TEST(Terminal, ControlsAndBidirectionalFormattingAreEscaped) {
   EXPECT_EQ(escape_terminal("\xe2\x80\x94 \xe2\x80\xa8 \xe6\x9d\xb1 caf\xc3\xa9 \xf0\x9f\x98\x80"),
             "\xe2\x80\x94 \xe2\x80\xa8 \xe6\x9d\xb1 caf\xc3\xa9 \xf0\x9f\x98\x80");
 }
+
+// The record's "otel" member is written in one pass (append_otel_member, detail::append_plain_escaped)
+// where OTLP uses the attribute vector (otel_attributes: redacted, valid UTF-8): the two must say
+// the same for every kind of text a capture can put in a method, tool name or id.
+TEST_F(RedactionOn, OtelMemberEqualsTheAttributes) {
+  const std::vector<std::string> texts = {
+      "tools/call", "list_issues", "a \"quoted\" name\twith\nescapes", std::string("nul\0byte", 8), "caf\xC3\xA9",
+      "bad\xFFutf8\xC3", "Bearer abcdef0123456789abcdef", "api_key=sk-live-0123456789abcdef", "x:y", "basic\tdXNlcjpwYXNz",
+      "\x7F\x1B[31m", ""};
+  for (bool redacting : {true, false}) {
+    set_redaction(redacting);
+    for (const std::string& t : texts) {
+      Record r = record_with("d");
+      r.c.method = t.empty() ? "tools/call" : t;
+      r.c.tool = t;
+      r.c.request_id = JsonRpcId{JsonRpcId::Kind::string, t};
+      r.c.protocol_version = t;
+      r.c.protocol_version_source = "request";
+      r.c.outcome = Outcome::JSONRPC_ERROR;  // error.type: the code, after rpc.response.status_code
+      r.c.error_code = -32602;
+      r.c.transport_captured = true;
+      r.c.http_status = 200;
+      std::string expected = "\"otel\":{";
+      bool first = true;
+      for (const OtelAttribute& a : otel_attributes(r)) {
+        expected += first ? "\"" : ",\"";
+        first = false;
+        expected += a.key;
+        expected += "\":";
+        if (a.integer) expected += a.value;
+        else append_json_string(expected, a.value);
+      }
+      expected += '}';
+      std::string actual;
+      append_otel_member(actual, r);
+      EXPECT_EQ(actual, expected) << "text: " << t << " redacting: " << redacting;
+      EXPECT_NE(actual.find("\"error.type\":\"-32602\""), std::string::npos) << actual;
+    }
+  }
+}
