@@ -89,10 +89,10 @@ void append_otel_member(std::string& out, const Record& r) {
       return;
     }
     out += '"';
-    if (kind == ValueKind::text && !detail::append_plain_escaped(out, value)) {
+    if (kind == ValueKind::literal) {
+      out += value;  // made here: ASCII letters, digits, '.', '_' and '-', nothing to escape
+    } else if (!detail::append_plain_escaped(out, value)) {
       append_json_escaped(out, to_valid_utf8(redact(value)));
-    } else if (kind == ValueKind::literal) {
-      append_json_escaped(out, value);
     }
     out += '"';
   });

@@ -10,12 +10,50 @@
 #include <iterator>
 #include <optional>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "mcptriage/http.hpp"
 #include "mcptriage/render.hpp"
 #include "render/redact_detail.hpp"
 #include "render/text_detail.hpp"
 
 namespace mcptriage {
+
+namespace {
+
+/// The first index from `i` (at least 1: the byte before is read) at which `s` (of size `n`) has
+/// a byte that append_plain_escaped must look at, 16 bytes at a time: a control byte, DEL, `"`,
+/// `\\`, `:`, `=`, a space after a `c` or an `r` (the ends of `basic` and `bearer`), and a non-ASCII
+/// byte unless `non_ascii_plain`. May stop early (at the last 15 bytes); never skips such a byte.
+/// The records' text is the one long run of bytes the renderer scans (docs/performance.md).
+std::size_t skip_plain(const char* s, std::size_t i, std::size_t n, bool non_ascii_plain) {
+#if defined(__SSE2__)
+  const __m128i below_space = _mm_set1_epi8(0x1F);
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), colon = _mm_set1_epi8(':');
+  const __m128i equals = _mm_set1_epi8('='), del = _mm_set1_epi8(0x7F), space = _mm_set1_epi8(' ');
+  const __m128i lower = _mm_set1_epi8(0x20), c = _mm_set1_epi8('c'), r = _mm_set1_epi8('r');
+  for (; i + 16 <= n; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
+    const __m128i before = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i - 1)), lower);
+    __m128i m = _mm_cmpeq_epi8(_mm_min_epu8(v, below_space), v);  // below 0x20, unsigned
+    m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+    m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, colon), _mm_cmpeq_epi8(v, equals)));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, del));
+    m = _mm_or_si128(m, _mm_and_si128(_mm_cmpeq_epi8(v, space),
+                                      _mm_or_si128(_mm_cmpeq_epi8(before, c), _mm_cmpeq_epi8(before, r))));
+    auto mask = static_cast<unsigned>(_mm_movemask_epi8(m));
+    if (!non_ascii_plain) mask |= static_cast<unsigned>(_mm_movemask_epi8(v));
+    if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(mask));
+  }
+#else
+  (void)s, (void)n, (void)non_ascii_plain;
+#endif
+  return i;
+}
+
+}  // namespace
 
 /// The common case of a printed string in one pass: valid UTF-8 in which no redaction rule can
 /// fire, appended JSON-escaped to `out` (as append_redacted, then append_json_escaped, would).
@@ -49,6 +87,7 @@ bool detail::append_plain_escaped(std::string& out, std::string_view s) {
   std::size_t run = 0;
   std::size_t i = 0;
   for (;;) {
+    if (i > 0) i = skip_plain(s.data(), i, n, cls == &kUtf8);
     while (i < n && (*cls)[static_cast<unsigned char>(s[i])] == kPlain) ++i;
     if (i == n) break;
     const auto c = static_cast<unsigned char>(s[i]);

@@ -563,3 +563,38 @@ TEST_F(RedactionOn, OtelMemberEqualsTheAttributes) {
     }
   }
 }
+
+// detail::append_plain_escaped skips runs of plain bytes 16 at a time (SSE2): texts long enough
+// for that, with every byte it must stop at placed anywhere in a run (at each offset of a
+// 16-byte block, after letters that do or do not end `basic`/`bearer`), must give what the
+// general path gives, and be refused whenever that path would change them.
+TEST_F(RedactionOn, PlainPathMatchesTheGeneralPathOnLongTexts) {
+  const std::vector<std::string_view> pieces = {
+      "the quick brown fox jumps over the lazy dog ", "abcdefghijklmnopqrstuvwxyz0123456789", "Bearer ", "basic ",
+      "bearer\t", "BASIC\n", "mac ", "car ", "rc ", "token=", "password", "\": \"", "://", ":", "=", "\"", "\\",
+      "\n", "\x01", "\x1f", "\x7f", "caf\xc3\xa9", "\xe2\x80\xa6", "\xff", "\xc3", " ", "c", "r", "C ", "R "};
+  std::mt19937 rng(20261203);
+  std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
+  std::uniform_int_distribution<int> length(0, 24);
+  std::uniform_int_distribution<int> filler(0, 40);
+  std::size_t plain = 0;
+  for (bool redacting : {true, false}) {
+    set_redaction(redacting);
+    for (int n = 0; n < 20000; ++n) {
+      std::string text(static_cast<std::size_t>(filler(rng)), 'a');  // moves the rest across block offsets
+      for (int k = length(rng); k > 0; --k) text += pieces[pick(rng)];
+      const std::string shown = redacting ? redact(text) : text;
+      std::string out = "<";
+      if (detail::append_plain_escaped(out, text)) {
+        ++plain;
+        ASSERT_TRUE(is_valid_utf8(text)) << text;
+        ASSERT_EQ(shown, text) << "a text the redaction changes went the plain way: " << text;
+        ASSERT_EQ(out, "<" + json_escape(text)) << text;
+      } else {
+        ASSERT_EQ(out, "<") << "a refused text must leave the output as it was";
+      }
+      if (!is_valid_utf8(text) || shown != text) ASSERT_EQ(out, "<") << text;
+    }
+  }
+  EXPECT_GT(plain, 5000u);  // the plain path is exercised, not only refused
+}
