@@ -55,6 +55,16 @@ void append_jsonl(std::string& out, const Record& r, std::string_view input);
 void append_jsonl_head(std::string& out, const Record& r, std::string_view input);
 void append_jsonl_tail(std::string& out, const Record& r);
 
+/// The `"retry":{...}` member of a record's JSON Lines text, as append_jsonl_tail writes it
+/// (docs/output.md "retry"), without a comma either side.
+void append_retry_member(std::string& out, const RetryAdvice& retry);
+
+/// Rewrites the retry member inside `tail`, a text of append_jsonl_tail, for `retry`: the text is
+/// then what append_jsonl_tail gives for the record with that advice (the session's retry safety
+/// changes a prepared record's advice only: src/cli/triage.cpp). False, `tail` unchanged, when
+/// the text has no retry member.
+bool replace_retry_member(std::string& tail, const RetryAdvice& retry);
+
 /// Aligned table (header + one row per record, then an indented detail line each), for records
 /// of the input named `input`. `color` adds ANSI colours to the outcome column. Untrusted text
 /// is escaped (escape_terminal).

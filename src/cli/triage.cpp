@@ -182,7 +182,8 @@ void Triage::consume(io::Batch&& batch) {
         // The tool's annotations (a tools/list of this session) decide its records' retry safety.
         for (std::size_t k = i; k < j; ++k) {
           apply_retry_safety(records[k].c.retry, *a.retry_safety);
-          if (have_prepared) prepared[k].clear();  // rendered with the method's safety
+          // The worker's text had the method's safety: only its retry member changes.
+          if (have_prepared && !replace_retry_member(prepared[k], records[k].c.retry)) prepared[k].clear();
         }
       }
       ++st.entries;

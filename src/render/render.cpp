@@ -316,6 +316,37 @@ void append_jsonl_head(std::string& out, const Record& r, std::string_view input
   out += ',';
 }
 
+void append_retry_member(std::string& out, const RetryAdvice& retry) {
+  out += "\"retry\":{\"advice\":\"";
+  out += to_string(retry.advice);
+  out += "\",";
+  append_kv(out, "\"detail\":\"", retry.text);
+  out += ",\"after_ms\":";
+  if (retry.after_ms) fmt::format_to(std::back_inserter(out), "{}", *retry.after_ms);
+  else out += "null";
+  out += ",\"safe\":";
+  out += retry.safe ? (*retry.safe ? "true" : "false") : "null";
+  out += ',';
+  append_kv(out, "\"safe_source\":\"", retry.safe_source);
+  out += '}';
+}
+
+bool replace_retry_member(std::string& tail, const RetryAdvice& retry) {
+  // Inside a JSON string every '"' follows a backslash, so `,"retry":{"advice":"` and
+  // `},"warnings":[` (a quote after a comma) can only be the members themselves.
+  static constexpr std::string_view kStart = ",\"retry\":{\"advice\":\"";
+  static constexpr std::string_view kNext = "},\"warnings\":[";
+  const std::size_t start = tail.find(kStart);
+  if (start == std::string::npos) return false;
+  const std::size_t next = tail.find(kNext, start + kStart.size());
+  if (next == std::string::npos) return false;
+  thread_local std::string member;
+  member.clear();
+  append_retry_member(member, retry);
+  tail.replace(start + 1, next + 1 - (start + 1), member);
+  return true;
+}
+
 void append_jsonl_tail(std::string& out, const Record& r) {
   // Appended to in order, into the caller's buffer: this runs once per exchange (docs/performance.md).
   const Classification& c = r.c;
@@ -369,14 +400,8 @@ void append_jsonl_tail(std::string& out, const Record& r) {
   } else {
     put("\"stream\":null,");
   }
-  put("\"retry\":{\"advice\":\"", to_string(c.retry.advice), "\",");
-  append_kv(out, "\"detail\":\"", c.retry.text);
-  put(",\"after_ms\":");
-  if (c.retry.after_ms) num(*c.retry.after_ms);
-  else put("null");
-  put(",\"safe\":", c.retry.safe ? boolean(*c.retry.safe) : std::string_view("null"), ",");
-  append_kv(out, "\"safe_source\":\"", c.retry.safe_source);
-  put("},");
+  append_retry_member(out, c.retry);
+  put(",");
   // warnings, and `warnings_bytes` (null for each UTF-8 warning) only when one is not UTF-8
   std::string bytes;
   bool any_bytes = false;

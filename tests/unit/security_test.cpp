@@ -593,8 +593,46 @@ TEST_F(RedactionOn, PlainPathMatchesTheGeneralPathOnLongTexts) {
       } else {
         ASSERT_EQ(out, "<") << "a refused text must leave the output as it was";
       }
-      if (!is_valid_utf8(text) || shown != text) ASSERT_EQ(out, "<") << text;
+      if (!is_valid_utf8(text) || shown != text) {
+        ASSERT_EQ(out, "<") << text;
+      }
     }
   }
   EXPECT_GT(plain, 5000u);  // the plain path is exercised, not only refused
+}
+
+// The session's retry safety rewrites a prepared record's retry member only (src/cli/triage.cpp):
+// the text must then equal a fresh rendering of the record with the new advice, whatever the
+// strings hold (quotes, the member's own markers, invalid UTF-8, a secret the redaction hides).
+TEST_F(RedactionOn, ReplacedRetryMemberEqualsAFreshRendering) {
+  const std::vector<std::string> texts = {
+      "", "retry after 2 s", "q\"uote},\"warnings\":[", ",\"retry\":{\"advice\":\"", "bad\xff\xfe",
+      "Bearer abcdef", "caf\xc3\xa9"};
+  int replaced = 0;
+  for (const std::string& before : texts) {
+    for (const std::string& after : texts) {
+      for (int safe = 0; safe < 3; ++safe) {
+        Record r = record_with(before, {before, after});
+        r.c.retry.advice = Advice::none;
+        r.c.retry.text = before;
+        r.c.retry.safe_source = before;
+        std::string tail;
+        append_jsonl_tail(tail, r);
+        r.c.retry.advice = Advice::wait_retry_after;
+        r.c.retry.text = after;
+        r.c.retry.after_ms = safe == 1 ? std::optional<long long>(1500) : std::nullopt;
+        r.c.retry.safe = safe == 0 ? std::nullopt : std::optional<bool>(safe == 2);
+        r.c.retry.safe_source = "tools/list annotations: " + after;
+        ASSERT_TRUE(replace_retry_member(tail, r.c.retry)) << tail;
+        std::string fresh;
+        append_jsonl_tail(fresh, r);
+        ASSERT_EQ(tail, fresh) << "before: " << before << "\nafter: " << after;
+        ++replaced;
+      }
+    }
+  }
+  EXPECT_EQ(replaced, 7 * 7 * 3);
+  std::string no_member = "{\"outcome\":\"TOOL_ERROR\"}";
+  EXPECT_FALSE(replace_retry_member(no_member, RetryAdvice{}));
+  EXPECT_EQ(no_member, "{\"outcome\":\"TOOL_ERROR\"}");
 }
