@@ -69,6 +69,19 @@ std::expected<std::size_t, CaptureError> read_capture_batches(std::string_view b
                                                               const CaptureOptions& options,
                                                               const ExchangeBatches& batches);
 
+/// read_capture_batches for a HAR file whose batches are final: the whole document is checked
+/// first (capture::har_entries_readable, one more walk of it), so no batch is ever taken back
+/// (`from_start` is always false) and each can be classified and written out at once; memory
+/// holds the file and its structural index, not a record per entry (docs/performance.md, "One
+/// large HAR"). nullopt, with nothing handed over, when `bytes` is not such a file: another
+/// format, a compressed or colour-coded one, or a HAR with a fault anywhere in it (read it with
+/// read_capture_batches, which says why). Otherwise what read_capture_batches returns; an error
+/// then (out of memory, an internal one) comes after batches that stand.
+std::optional<std::expected<std::size_t, CaptureError>> read_checked_har_batches(std::string_view bytes,
+                                                                                std::string_view name,
+                                                                                const CaptureOptions& options,
+                                                                                const ExchangeBatches& batches);
+
 // Block-wise reading of JSON Lines logs, so that a log of any size is read in bounded memory and
 // by several threads (the CLI's streaming path; docs/performance.md).
 

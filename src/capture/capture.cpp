@@ -8,6 +8,8 @@
 #include <exception>
 #include <functional>
 #include <new>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -320,6 +322,34 @@ std::expected<std::size_t, CaptureError> read_capture_batches(std::string_view b
     return std::unexpected(CaptureError{std::string("internal error while reading the capture: ") +
                                         e.what()});
   }
+}
+
+std::optional<std::expected<std::size_t, CaptureError>> read_checked_har_batches(std::string_view bytes,
+                                                                                std::string_view name,
+                                                                                const CaptureOptions& options,
+                                                                                const ExchangeBatches& batches) {
+  // The text read_any would give the HAR reader, when it would give it to the HAR reader.
+  if (http::looks_gzip(bytes)) return std::nullopt;
+  std::string_view text = bytes;
+  if (starts_with_bytes(text, "\xef\xbb\xbf")) text.remove_prefix(3);
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  if (text.empty() || has_ansi_in_head(text) || looks_mitmproxy_flow(text)) return std::nullopt;
+  for (const Format& format : kFormats) {
+    if (!format.sniff(text)) continue;
+    if (format.id != "har") return std::nullopt;
+    break;
+  }
+  if (!capture::sniff_har(text)) return std::nullopt;
+  try {
+    if (!capture::har_entries_readable(text, options)) return std::nullopt;
+  } catch (const std::bad_alloc&) {
+    return std::nullopt;  // read_capture_batches says so
+  }
+  const ExchangeBatches final_batches = [&](std::vector<Exchange>& batch, bool from_start) {
+    if (from_start) throw std::logic_error("a HAR file checked whole was read again from its start");
+    batches(batch, false);
+  };
+  return read_capture_batches(bytes, name, options, final_batches);
 }
 
 bool is_json_lines(std::string_view head) {

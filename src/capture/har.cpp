@@ -115,6 +115,9 @@ std::optional<std::string> event_source_body(View entry, View response, View con
   return std::nullopt;
 }
 
+/// Where the entries are (HAR 1.2 "log", "entries").
+constexpr std::string_view kEntries[] = {"log", "entries"};
+
 class HarReader {
  public:
   HarReader(std::string_view name, const CaptureOptions& options) : name_(name), options_(options) {}
@@ -124,7 +127,6 @@ class HarReader {
     // The entries one at a time (simdjson On-Demand over the file, one entry's tree at a time):
     // the file's size in memory rather than a tree of the whole file beside it. Any fault, or
     // anything this walk does not follow, is read again as one document below, which says why.
-    static constexpr std::string_view kEntries[] = {"log", "entries"};
     std::vector<Exchange> out;
     std::size_t index = 0;
     bool handed_over = false;
@@ -446,6 +448,11 @@ std::optional<std::int64_t> iso8601_unix_ns(std::string_view s) {
   constexpr std::int64_t kMaxSecs = std::numeric_limits<std::int64_t>::max() / 1000000000 - 1;
   if (secs < 0 || secs > kMaxSecs) return std::nullopt;
   return secs * 1000000000 + frac_ns;
+}
+
+bool har_entries_readable(std::string_view bytes, const CaptureOptions& options) {
+  std::size_t entries = 0;
+  return json::for_each_element_at(bytes, options.padded, kEntries, [&](View) { ++entries; }) && entries > 0;
 }
 
 std::expected<std::vector<Exchange>, CaptureError> read_har(std::string_view bytes, std::string_view name,

@@ -71,6 +71,12 @@ std::expected<std::vector<Exchange>, CaptureError> read_har_batches(std::string_
                                                                     const CaptureOptions& options,
                                                                     const ExchangeBatches& batches);
 
+/// True when read_har_batches reads `bytes` entry by entry to the end and finds at least one
+/// entry: the whole document is valid JSON (as Parser::parse reads it) with one `log` object
+/// holding one `entries` array. One walk of the file (json::for_each_element_at) that parses
+/// every value and keeps none. False for any fault, which read_har then reports.
+bool har_entries_readable(std::string_view bytes, const CaptureOptions& options);
+
 /// JSON Lines: the first line is a JSON object on its own, and either it looks like a logged
 /// exchange (`status`, `http`, `response`, `dir`, ...) or another object follows on a later line.
 bool sniff_json_lines(std::string_view text);

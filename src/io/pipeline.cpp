@@ -161,6 +161,22 @@ class Pipeline final : public Feed {
   }
 
   void document(std::size_t input, std::string bytes) override {
+    // A HAR file valid throughout goes on as batches of exchanges that are classified and
+    // written as they come, as a log's blocks are (docs/performance.md, "One large HAR");
+    // anything else, including a HAR with a fault anywhere, is read whole by a worker.
+    if (inputs_[input].body_path.empty()) {
+      CaptureOptions capture = options_.capture;
+      capture.padded = bytes.capacity() - bytes.size() >= json::kPadding;
+      auto read = read_checked_har_batches(bytes, inputs_[input].name, capture,
+                                           [&](std::vector<Exchange>& batch, bool) {
+                                             exchanges(input, std::move(batch), /*live=*/false);
+                                             batch.clear();
+                                           });
+      if (read) {
+        if (!*read) failed(input, std::move(read->error().message));
+        return;
+      }
+    }
     auto u = unit(Unit::Kind::bytes, input);
     u->data = std::move(bytes);
     emit(std::move(u));

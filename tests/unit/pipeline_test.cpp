@@ -381,6 +381,104 @@ TEST(Pipeline, SmallFilesInGroupsKeepTheirOrderAndErrors) {
   for (unsigned jobs : {2u, 3u, 4u}) EXPECT_EQ(run(inputs, jobs, 4096), expected) << "jobs " << jobs;
 }
 
+/// A HAR file of `entries` entries: tool calls (JSON and event-stream answers, tool errors, 503s),
+/// a page asset (skipped: not MCP) and an entry that is not an object (skipped: invalid).
+std::string har_file(int entries) {
+  std::string har = R"({"log":{"version":"1.2","creator":{"name":"test","version":"1"},"entries":[)";
+  for (int i = 1; i <= entries; ++i) {
+    if (i > 1) har += ',';
+    if (i % 50 == 0) {
+      har += "42";
+      continue;
+    }
+    if (i % 11 == 0) {
+      har += R"({"request":{"method":"GET","url":"http://127.0.0.1/app.js","headers":[]},"response":{"status":200,"headers":[],"content":{"mimeType":"text/javascript","text":"var x = 1"}}})";
+      continue;
+    }
+    const std::string req = fmt::format(R"({{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"tools/call\",\"params\":{{\"name\":\"t\"}}}})", i);
+    std::string body, type = "application/json";
+    int status = 200;
+    if (i % 7 == 0) {
+      status = 503;
+      type = "text/plain";
+      body = "busy";
+    } else if (i % 5 == 0) {
+      type = "text/event-stream";
+      body = fmt::format(R"(event: message\ndata: {{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":{{\"content\":[{{\"type\":\"text\",\"text\":\"ok\"}}]}}}}\n\n)", i);
+    } else {
+      body = fmt::format(R"({{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":{{\"content\":[{{\"type\":\"text\",\"text\":\"entry {}\"}}],\"isError\":{}}}}})",
+                         i, i, i % 3 == 0 ? "true" : "false");
+    }
+    har += fmt::format(R"({{"request":{{"method":"POST","url":"http://127.0.0.1:3001/mcp","headers":[{{"name":"Content-Type","value":"application/json"}}],"postData":{{"mimeType":"application/json","text":"{}"}}}},"response":{{"status":{},"headers":[{{"name":"Content-Type","value":"{}"}}],"content":{{"mimeType":"{}","text":"{}"}}}}}})",
+                       req, status, type, type, body);
+  }
+  har += "]}}";
+  return har;
+}
+
+/// The records of a HAR file larger than a block, with the number of batches they came in.
+std::pair<std::string, std::size_t> run_counting(const std::vector<Input>& inputs, unsigned jobs, std::size_t block_size) {
+  PipelineOptions options;
+  options.jobs = jobs;
+  options.block_size = block_size;
+  std::string out;
+  std::size_t batches = 0;
+  run_pipeline(inputs, options, work(), [&](Batch&& batch) {
+    if (batch.error) out += fmt::format("input {} error: {}\n", batch.input, *batch.error);
+    if (!batch.records.empty()) ++batches;
+    out += summary(batch.records, inputs.at(batch.input).name);
+  });
+  return {out, batches};
+}
+
+// A HAR file read as a document (over the block size, or standard input) is checked whole, then
+// classified and delivered in batches as its entries are read (docs/performance.md, "One large
+// HAR"): the records, their numbering and their order must be those of one whole read.
+TEST(Pipeline, ALargeHarIsDeliveredInBatchesAsOneWholeRead) {
+  TempDir dir;
+  const std::string text = har_file(700);
+  const std::string path = dir.write("session.har", text);
+  auto whole = read_capture(text, path);
+  ASSERT_TRUE(whole.has_value());
+  const std::string expected = summary(classify_all(*whole), path);
+  ASSERT_NE(expected.find("#699 "), std::string::npos) << "the numbering runs through the batches";
+  ASSERT_NE(expected.find("invalid_entry"), std::string::npos) << expected.substr(0, 2000);
+  for (unsigned jobs : {1u, 2u, 4u}) {
+    const auto [records, batches] = run_counting({file_input(path)}, jobs, 4096);
+    EXPECT_EQ(records, expected) << "jobs " << jobs;
+    EXPECT_GE(batches, 2u) << "jobs " << jobs << ": delivered at once, not batch by batch";
+  }
+  // Read whole by a worker (smaller than the block size): one batch, the same records.
+  const auto [records, batches] = run_counting({file_input(path)}, 1, std::size_t{1} << 24);
+  EXPECT_EQ(records, expected);
+  EXPECT_EQ(batches, 1u);
+}
+
+// A fault anywhere, even after the last entry, makes the HAR an input error with no records:
+// nothing may be delivered before the whole document is known to be valid. A HAR the entry walk
+// declines but one parse accepts (a repeated "log": the parse's reading decides) is read whole.
+TEST(Pipeline, ALargeHarWithAFaultAtItsEndGivesAnErrorAndNoRecord) {
+  TempDir dir;
+  const std::string text = har_file(700);
+  const std::string cut = text.substr(0, text.size() - 2);
+  const std::string repeated = text.substr(0, text.size() - 1) + ",\"log\":{\"entries\":[]}}";
+  for (const std::string& bad : {cut, text + " {}", cut + "],\"entries\":[]}}", repeated}) {
+    const std::string path = dir.write("bad.har", bad);
+    auto whole = read_capture(bad, path);
+    for (unsigned jobs : {1u, 2u}) {
+      const auto [records, batches] = run_counting({file_input(path)}, jobs, 4096);
+      if (!whole) {
+        EXPECT_EQ(records, "input 0 error: " + whole.error().message + "\n") << "jobs " << jobs;
+        EXPECT_EQ(batches, 0u);
+      } else {
+        EXPECT_TRUE(bad == repeated) << bad.substr(bad.size() - 40);
+        EXPECT_EQ(records, summary(classify_all(*whole), path));
+        EXPECT_EQ(batches, 1u);
+      }
+    }
+  }
+}
+
 TEST(Pipeline, DefaultJobsIsAtLeastOne) { EXPECT_GE(default_jobs(), 1u); }
 
 Exchange bare_reply(int id) {
