@@ -4,11 +4,24 @@
 // classification, no output per line. Reads in blocks split at line ends, one parser per level,
 // reused. Prints one summary line: lines, bodies parsed, parse failures.
 //
-// Usage: simdjson_parse LOG.jsonl
+// With --ondemand, the ceiling of the On-Demand design instead (issue 19): simdjson's On-Demand
+// API reads only what classification needs and skips the rest without unescaping it. Per line:
+// `status`, the `content-type` header, `body` (unescaped: the classifier needs its bytes) and the
+// request's `method` and `id`; per JSON text of the body: `jsonrpc`, `id`, `method`, `error.code`
+// and `error.message`, `result.isError`, `result.resultType`, each content item's `type` and
+// the raw (still escaped) `text`. Skipped values are not validated, so this does less than a
+// classifier must (docs/performance.md "On-Demand"); it is the cost of the parse alone.
+//
+// With --har, the same bare parse of one HAR file: a DOM parse of the whole file, then of each
+// entry's `response.content.text` as above (the whole text when JSON, each `data:` payload when
+// an event stream).
+//
+// Usage: simdjson_parse [--ondemand] LOG.jsonl | simdjson_parse --har FILE.har
 #include <fcntl.h>
 #include <simdjson.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string_view>
@@ -30,6 +43,8 @@ bool parse_padded(simdjson::dom::parser& parser, std::vector<char>& buf, std::st
   return parser.parse(buf.data(), text.size(), false).get(root) == simdjson::SUCCESS;
 }
 
+void parse_body(simdjson::dom::parser& inner, std::vector<char>& body_buf, std::string_view body, Counts& n);
+
 void parse_line(simdjson::dom::parser& outer, simdjson::dom::parser& inner, std::vector<char>& body_buf,
                 const char* line, std::size_t len, Counts& n) {
   ++n.lines;
@@ -40,7 +55,13 @@ void parse_line(simdjson::dom::parser& outer, simdjson::dom::parser& inner, std:
     return;
   }
   std::string_view body;
-  if (root["body"].get(body) != simdjson::SUCCESS || body.empty()) return;
+  if (root["body"].get(body) != simdjson::SUCCESS) return;
+  parse_body(inner, body_buf, body, n);
+}
+
+/// A body's JSON texts: the whole body when it is JSON, each `data:` payload of an event stream.
+void parse_body(simdjson::dom::parser& inner, std::vector<char>& body_buf, std::string_view body, Counts& n) {
+  if (body.empty()) return;
   const char first = body.front();
   if (first == '{' || first == '[') {
     ++n.documents;
@@ -65,29 +86,228 @@ void parse_line(simdjson::dom::parser& outer, simdjson::dom::parser& inner, std:
   }
 }
 
-}  // namespace
+namespace od = simdjson::ondemand;
 
-int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: simdjson_parse LOG.jsonl\n");
-    return 2;
+/// A member of an unexpected type is the classifier's finding, not a parse failure: only other
+/// errors end the reading.
+bool bad(simdjson::error_code e) { return e != simdjson::SUCCESS && e != simdjson::INCORRECT_TYPE; }
+
+/// A result's members, as the classifier reads them; false on any error.
+bool read_result(od::object result) {
+  for (auto field : result) {
+    std::string_view key;
+    if (field.unescaped_key().get(key) != simdjson::SUCCESS) return false;
+    od::value v;
+    if (field.value().get(v) != simdjson::SUCCESS) return false;
+    if (key == "isError") {
+      bool b;
+      if (bad(v.get_bool().get(b))) return false;
+    } else if (key == "resultType") {
+      std::string_view t;
+      if (bad(v.get_string().get(t))) return false;
+    } else if (key == "content") {
+      od::array items;
+      const auto e = v.get_array().get(items);
+      if (bad(e)) return false;
+      if (e != simdjson::SUCCESS) continue;
+      for (auto item : items) {
+        od::object o;
+        const auto oe = item.get_object().get(o);
+        if (bad(oe)) return false;
+        if (oe != simdjson::SUCCESS) continue;
+        for (auto f : o) {
+          std::string_view k;
+          if (f.unescaped_key().get(k) != simdjson::SUCCESS) return false;
+          if (k == "type") {
+            std::string_view t;
+            if (bad(f.value().get_string().get(t))) return false;
+          } else if (k == "text") {
+            od::raw_json_string raw;
+            if (bad(f.value().get_raw_json_string().get(raw))) return false;
+          }
+        }
+      }
+    }
   }
-  const int fd = ::open(argv[1], O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    std::perror(argv[1]);
+  return true;
+}
+
+/// One JSON text of a body (padded in `buf`); false when it does not parse.
+bool read_message(od::parser& parser, std::vector<char>& buf, std::string_view text) {
+  if (buf.size() < text.size() + simdjson::SIMDJSON_PADDING) buf.resize(text.size() + simdjson::SIMDJSON_PADDING);
+  std::memcpy(buf.data(), text.data(), text.size());
+  od::document doc;
+  if (parser.iterate(buf.data(), text.size(), buf.size()).get(doc) != simdjson::SUCCESS) return false;
+  od::object obj;
+  if (doc.get_object().get(obj) != simdjson::SUCCESS) return false;
+  for (auto field : obj) {
+    std::string_view key;
+    if (field.unescaped_key().get(key) != simdjson::SUCCESS) return false;
+    od::value v;
+    if (field.value().get(v) != simdjson::SUCCESS) return false;
+    if (key == "jsonrpc" || key == "method") {
+      std::string_view t;
+      if (bad(v.get_string().get(t))) return false;
+    } else if (key == "id") {
+      std::string_view raw = v.raw_json_token();
+      if (raw.empty()) return false;
+    } else if (key == "result") {
+      od::object r;
+      const auto e = v.get_object().get(r);
+      if (bad(e) || (e == simdjson::SUCCESS && !read_result(r))) return false;
+    } else if (key == "error") {
+      od::object e;
+      const auto ee = v.get_object().get(e);
+      if (bad(ee)) return false;
+      if (ee != simdjson::SUCCESS) continue;
+      for (auto f : e) {
+        std::string_view k;
+        if (f.unescaped_key().get(k) != simdjson::SUCCESS) return false;
+        if (k == "code") {
+          std::int64_t c;
+          if (bad(f.value().get_int64().get(c))) return false;
+        } else if (k == "message") {
+          std::string_view m;
+          if (bad(f.value().get_string().get(m))) return false;
+        }
+      }
+    }
+  }
+  return true;  // 3.0.1 has no document::at_end: text after the value goes unseen
+}
+
+void read_line(od::parser& outer, od::parser& inner, std::vector<char>& body_buf, const char* line,
+               std::size_t len, Counts& n) {
+  ++n.lines;
+  od::document doc;
+  od::object obj;
+  // The block buffer has at least SIMDJSON_PADDING readable bytes after every line.
+  if (outer.iterate(line, len, len + simdjson::SIMDJSON_PADDING).get(doc) != simdjson::SUCCESS ||
+      doc.get_object().get(obj) != simdjson::SUCCESS) {
+    ++n.failures;
+    return;
+  }
+  std::string_view body;
+  bool ok = true;
+  for (auto field : obj) {
+    std::string_view key;
+    od::value v;
+    if (field.unescaped_key().get(key) != simdjson::SUCCESS || field.value().get(v) != simdjson::SUCCESS) {
+      ok = false;
+      break;
+    }
+    if (key == "status") {
+      std::int64_t s;
+      ok = v.get_int64().get(s) == simdjson::SUCCESS;
+    } else if (key == "body") {
+      ok = v.get_string().get(body) == simdjson::SUCCESS;
+    } else if (key == "headers") {
+      od::object h;
+      ok = v.get_object().get(h) == simdjson::SUCCESS;
+      if (ok) {
+        for (auto f : h) {
+          std::string_view k, t;
+          if (f.unescaped_key().get(k) != simdjson::SUCCESS) { ok = false; break; }
+          if (k == "content-type" && f.value().get_string().get(t) != simdjson::SUCCESS) { ok = false; break; }
+        }
+      }
+    } else if (key == "request") {
+      od::object r;
+      ok = v.get_object().get(r) == simdjson::SUCCESS;
+      if (ok) {
+        for (auto f : r) {
+          std::string_view k, t;
+          if (f.unescaped_key().get(k) != simdjson::SUCCESS) { ok = false; break; }
+          if (k == "method" && f.value().get_string().get(t) != simdjson::SUCCESS) { ok = false; break; }
+        }
+      }
+    }
+    if (!ok) break;
+  }
+  if (!ok) {
+    ++n.failures;
+    return;
+  }
+  if (body.empty()) return;
+  if (body.front() == '{' || body.front() == '[') {
+    ++n.documents;
+    if (!read_message(inner, body_buf, body)) ++n.failures;
+    return;
+  }
+  std::size_t pos = 0;
+  while (pos < body.size()) {
+    std::size_t end = body.find('\n', pos);
+    if (end == std::string_view::npos) end = body.size();
+    std::string_view l = body.substr(pos, end - pos);
+    if (l.starts_with("data:")) {
+      l.remove_prefix(5);
+      if (l.starts_with(' ')) l.remove_prefix(1);
+      if (!l.empty()) {
+        ++n.documents;
+        if (!read_message(inner, body_buf, l)) ++n.failures;
+      }
+    }
+    pos = end + 1;
+  }
+}
+
+/// --har: the whole file as one DOM, then each entry's response body.
+int parse_har(const char* path) {
+  simdjson::padded_string text;
+  if (simdjson::padded_string::load(path).get(text) != simdjson::SUCCESS) {
+    std::fprintf(stderr, "%s: cannot read\n", path);
     return 1;
   }
   simdjson::dom::parser outer;
   simdjson::dom::parser inner;
   std::vector<char> body_buf;
   Counts n;
+  simdjson::dom::array entries;
+  if (outer.parse(text).at_pointer("/log/entries").get(entries) != simdjson::SUCCESS) {
+    std::printf("entries 0, parse failures 1\n");
+    return 0;
+  }
+  for (simdjson::dom::element entry : entries) {
+    ++n.lines;
+    std::string_view body;
+    if (entry.at_pointer("/response/content/text").get(body) == simdjson::SUCCESS) parse_body(inner, body_buf, body, n);
+  }
+  std::printf("entries %zu, bodies' JSON texts %zu, parse failures %zu\n", n.lines, n.documents, n.failures);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 3 && std::string_view(argv[1]) == "--har") return parse_har(argv[2]);
+  const bool ondemand = argc == 3 && std::string_view(argv[1]) == "--ondemand";
+  if (argc != 2 && !ondemand) {
+    std::fprintf(stderr, "usage: simdjson_parse [--ondemand] LOG.jsonl | simdjson_parse --har FILE.har\n");
+    return 2;
+  }
+  const char* path = argv[argc - 1];
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    std::perror(path);
+    return 1;
+  }
+  simdjson::dom::parser outer;
+  simdjson::dom::parser inner;
+  od::parser od_outer;
+  od::parser od_inner;
+  std::vector<char> body_buf;
+  Counts n;
+  const auto line = [&](const char* text, std::size_t len) {
+    if (ondemand) read_line(od_outer, od_inner, body_buf, text, len, n);
+    else parse_line(outer, inner, body_buf, text, len, n);
+  };
   std::vector<char> block(std::size_t{8} << 20);
   std::size_t used = 0;  // bytes of `block` holding input
   for (;;) {
     if (block.size() - used < simdjson::SIMDJSON_PADDING + (1 << 20)) block.resize(block.size() * 2);
     const ssize_t got = ::read(fd, block.data() + used, block.size() - used - simdjson::SIMDJSON_PADDING);
     if (got < 0) {
-      std::perror(argv[1]);
+      std::perror(path);
       return 1;
     }
     const std::size_t end = used + static_cast<std::size_t>(got);
@@ -96,11 +316,11 @@ int main(int argc, char** argv) {
       const void* nl = std::memchr(block.data() + start, '\n', end - start);
       if (nl == nullptr) break;
       const std::size_t stop = static_cast<std::size_t>(static_cast<const char*>(nl) - block.data());
-      if (stop > start) parse_line(outer, inner, body_buf, block.data() + start, stop - start, n);
+      if (stop > start) line(block.data() + start, stop - start);
       start = stop + 1;
     }
     if (got == 0) {
-      if (start < end) parse_line(outer, inner, body_buf, block.data() + start, end - start, n);
+      if (start < end) line(block.data() + start, end - start);
       break;
     }
     std::memmove(block.data(), block.data() + start, end - start);
