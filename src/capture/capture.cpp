@@ -345,11 +345,24 @@ std::optional<std::expected<std::size_t, CaptureError>> read_checked_har_batches
   } catch (const std::bad_alloc&) {
     return std::nullopt;  // read_capture_batches says so
   }
+  // What the receiver throws (the output closed, the run stopped) is its own, not a reading
+  // error: carried past read_capture_batches's handlers in a type that is no std::exception.
+  struct FromTheReceiver {
+    std::exception_ptr error;
+  };
   const ExchangeBatches final_batches = [&](std::vector<Exchange>& batch, bool from_start) {
     if (from_start) throw std::logic_error("a HAR file checked whole was read again from its start");
-    batches(batch, false);
+    try {
+      batches(batch, false);
+    } catch (...) {
+      throw FromTheReceiver{std::current_exception()};
+    }
   };
-  return read_capture_batches(bytes, name, options, final_batches);
+  try {
+    return read_capture_batches(bytes, name, options, final_batches);
+  } catch (const FromTheReceiver& thrown) {
+    std::rethrow_exception(thrown.error);
+  }
 }
 
 bool is_json_lines(std::string_view head) {
