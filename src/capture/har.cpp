@@ -163,7 +163,8 @@ class HarReader {
       // cut one: say which (RFC 8259 §2: a JSON text is one value).
       const auto fault = root.error().fault;
       if (fault == json::ParseFault::cut_short || fault == json::ParseFault::syntax) {
-        if (auto at = json::trailing_data_at(bytes)) {
+        doc_parser_ = json::Parser();  // its buffers for the whole file go before the probe's come
+        if (auto at = json::trailing_data_at(bytes, options_.padded)) {
           return std::unexpected(CaptureError{"HAR: text after the JSON document at byte " + std::to_string(*at) +
                                               " (a HAR file is one JSON object, HAR 1.2 \"log\")"});
         }

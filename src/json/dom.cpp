@@ -352,14 +352,19 @@ bool is_one_value(std::string_view text) {
   return parse(parser, text).get(ignored) == simdjson::SUCCESS;
 }
 
-std::optional<std::size_t> trailing_data_at(std::string_view text) {
+std::optional<std::size_t> trailing_data_at(std::string_view text, bool padded) {
   simdjson::dom::parser probe;
   simdjson::dom::document_stream stream;
-  simdjson::padded_string copy(text);
-  // A batch no larger than the text (simdjson's default is 1 MB, allocated per call: costly
-  // for every bad event of a long stream).
-  const std::size_t batch = std::clamp<std::size_t>(text.size(), 32, simdjson::dom::DEFAULT_BATCH_SIZE);
-  if (probe.parse_many(copy, batch).get(stream)) return std::nullopt;
+  std::string copy;
+  if (!padded) {
+    copy = padded_copy(text);
+    text = copy;
+  }
+  // A batch of the text's size: simdjson's default (1 MB, allocated per call) is costly for
+  // every bad event of a long stream, and parse_many finds no value larger than its batch (a
+  // HAR file over 1 MB with text after it was "cut short").
+  const std::size_t batch = std::max<std::size_t>(text.size(), 32);
+  if (probe.parse_many(text.data(), text.size(), batch).get(stream)) return std::nullopt;
   auto it = stream.begin();
   if (!(it != stream.end()) || (*it).error()) return std::nullopt;
   ++it;

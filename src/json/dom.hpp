@@ -249,8 +249,9 @@ bool is_one_value(std::string_view text);
 /// When `text` starts with one complete JSON value followed by more non-white-space text, the
 /// byte offset where the text after it starts (RFC 8259 §2: a JSON text is one value); nullopt
 /// when `text` does not start with a complete value, or holds nothing after it. For the detail of
-/// a text that did not parse (a second value glued to the first).
-std::optional<std::size_t> trailing_data_at(std::string_view text);
+/// a text that did not parse (a second value glued to the first). Memory: about what a parse of
+/// `text` takes, and a copy of it unless `padded` (kPadding readable bytes after it).
+std::optional<std::size_t> trailing_data_at(std::string_view text, bool padded = false);
 
 /// JSON Pointer (RFC 6901), under `prefix`, of the first repeated member name anywhere in
 /// `value`, in document order ("/result/content/0/type"); nullopt when no object repeats a name.

@@ -126,6 +126,15 @@ TEST(JsonParse, TrailingDataIsFoundAfterACompleteValue) {
   EXPECT_EQ(json::trailing_data_at("[1] garbage"), 4u);
   EXPECT_EQ(json::trailing_data_at(R"({"a":1)"), std::nullopt) << "no complete value";
   EXPECT_EQ(json::trailing_data_at(R"({"a":1})"), std::nullopt) << "nothing after it";
+  // A value larger than simdjson's default batch (1 MB), as a large HAR file is (new-user trial:
+  // a 1.2 MB HAR with text after it was said to look cut short).
+  std::string big = "{\"log\":{\"entries\":[";
+  while (big.size() < (std::size_t{3} << 20)) big += "{\"request\":{\"method\":\"POST\"}},";
+  big += "{}]}}";
+  const std::size_t end = big.size();
+  EXPECT_EQ(json::trailing_data_at(big + "garbage\n"), end);
+  EXPECT_EQ(json::trailing_data_at(big + " {}"), end + 1);
+  EXPECT_EQ(json::trailing_data_at(big), std::nullopt);
 }
 
 TEST(JsonDuplicates, ThePointerOfTheFirstRepeatedName) {
