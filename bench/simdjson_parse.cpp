@@ -92,44 +92,60 @@ namespace od = simdjson::ondemand;
 /// errors end the reading.
 bool bad(simdjson::error_code e) { return e != simdjson::SUCCESS && e != simdjson::INCORRECT_TYPE; }
 
-/// A result's members, as the classifier reads them; false on any error.
-bool read_result(od::object result) {
-  for (auto field : result) {
+/// Calls `read(key, value)` for each member of `object`, in order; false when a member cannot be
+/// read or `read` says false. Members `read` leaves alone are skipped by the iteration.
+template <class Read>
+bool members(od::object object, Read read) {
+  for (auto field : object) {
     std::string_view key;
-    if (field.unescaped_key().get(key) != simdjson::SUCCESS) return false;
-    od::value v;
-    if (field.value().get(v) != simdjson::SUCCESS) return false;
-    if (key == "isError") {
-      bool b;
-      if (bad(v.get_bool().get(b))) return false;
-    } else if (key == "resultType") {
-      std::string_view t;
-      if (bad(v.get_string().get(t))) return false;
-    } else if (key == "content") {
-      od::array items;
-      const auto e = v.get_array().get(items);
-      if (bad(e)) return false;
-      if (e != simdjson::SUCCESS) continue;
-      for (auto item : items) {
-        od::object o;
-        const auto oe = item.get_object().get(o);
-        if (bad(oe)) return false;
-        if (oe != simdjson::SUCCESS) continue;
-        for (auto f : o) {
-          std::string_view k;
-          if (f.unescaped_key().get(k) != simdjson::SUCCESS) return false;
-          if (k == "type") {
-            std::string_view t;
-            if (bad(f.value().get_string().get(t))) return false;
-          } else if (k == "text") {
-            od::raw_json_string raw;
-            if (bad(f.value().get_raw_json_string().get(raw))) return false;
-          }
-        }
-      }
+    od::value value;
+    if (field.unescaped_key().get(key) != simdjson::SUCCESS || field.value().get(value) != simdjson::SUCCESS) {
+      return false;
     }
+    if (!read(key, value)) return false;
   }
   return true;
+}
+
+/// members() of `value` when it is an object; a value of another type is passed over.
+template <class Read>
+bool object_members(od::value value, Read read) {
+  od::object object;
+  const auto e = value.get_object().get(object);
+  if (e != simdjson::SUCCESS) return !bad(e);
+  return members(object, read);
+}
+
+bool read_string(od::value value) {
+  std::string_view text;
+  return !bad(value.get_string().get(text));
+}
+
+/// A result's members, as the classifier reads them; false on any error.
+bool read_result(od::value result) {
+  return object_members(result, [](std::string_view key, od::value v) {
+    if (key == "isError") {
+      bool b;
+      return !bad(v.get_bool().get(b));
+    }
+    if (key == "resultType") return read_string(v);
+    if (key != "content") return true;
+    od::array items;
+    const auto e = v.get_array().get(items);
+    if (e != simdjson::SUCCESS) return !bad(e);
+    for (auto item : items) {
+      od::value one;
+      if (item.get(one) != simdjson::SUCCESS) return false;
+      const bool ok = object_members(one, [](std::string_view k, od::value m) {
+        if (k == "type") return read_string(m);
+        if (k != "text") return true;
+        od::raw_json_string raw;
+        return !bad(m.get_raw_json_string().get(raw));
+      });
+      if (!ok) return false;
+    }
+    return true;
+  });
 }
 
 /// One JSON text of a body (padded in `buf`); false when it does not parse.
@@ -137,43 +153,24 @@ bool read_message(od::parser& parser, std::vector<char>& buf, std::string_view t
   if (buf.size() < text.size() + simdjson::SIMDJSON_PADDING) buf.resize(text.size() + simdjson::SIMDJSON_PADDING);
   std::memcpy(buf.data(), text.data(), text.size());
   od::document doc;
-  if (parser.iterate(buf.data(), text.size(), buf.size()).get(doc) != simdjson::SUCCESS) return false;
   od::object obj;
-  if (doc.get_object().get(obj) != simdjson::SUCCESS) return false;
-  for (auto field : obj) {
-    std::string_view key;
-    if (field.unescaped_key().get(key) != simdjson::SUCCESS) return false;
-    od::value v;
-    if (field.value().get(v) != simdjson::SUCCESS) return false;
-    if (key == "jsonrpc" || key == "method") {
-      std::string_view t;
-      if (bad(v.get_string().get(t))) return false;
-    } else if (key == "id") {
-      std::string_view raw = v.raw_json_token();
-      if (raw.empty()) return false;
-    } else if (key == "result") {
-      od::object r;
-      const auto e = v.get_object().get(r);
-      if (bad(e) || (e == simdjson::SUCCESS && !read_result(r))) return false;
-    } else if (key == "error") {
-      od::object e;
-      const auto ee = v.get_object().get(e);
-      if (bad(ee)) return false;
-      if (ee != simdjson::SUCCESS) continue;
-      for (auto f : e) {
-        std::string_view k;
-        if (f.unescaped_key().get(k) != simdjson::SUCCESS) return false;
-        if (k == "code") {
-          std::int64_t c;
-          if (bad(f.value().get_int64().get(c))) return false;
-        } else if (k == "message") {
-          std::string_view m;
-          if (bad(f.value().get_string().get(m))) return false;
-        }
-      }
-    }
+  if (parser.iterate(buf.data(), text.size(), buf.size()).get(doc) != simdjson::SUCCESS ||
+      doc.get_object().get(obj) != simdjson::SUCCESS) {
+    return false;
   }
-  return true;  // 3.0.1 has no document::at_end: text after the value goes unseen
+  // 3.0.1 has no document::at_end: text after the value goes unseen.
+  return members(obj, [](std::string_view key, od::value v) {
+    if (key == "jsonrpc" || key == "method") return read_string(v);
+    if (key == "id") return !v.raw_json_token().empty();
+    if (key == "result") return read_result(v);
+    if (key != "error") return true;
+    return object_members(v, [](std::string_view k, od::value m) {
+      if (k == "message") return read_string(m);
+      if (k != "code") return true;
+      std::int64_t code;
+      return !bad(m.get_int64().get(code));
+    });
+  });
 }
 
 void read_line(od::parser& outer, od::parser& inner, std::vector<char>& body_buf, const char* line,
@@ -188,42 +185,16 @@ void read_line(od::parser& outer, od::parser& inner, std::vector<char>& body_buf
     return;
   }
   std::string_view body;
-  bool ok = true;
-  for (auto field : obj) {
-    std::string_view key;
-    od::value v;
-    if (field.unescaped_key().get(key) != simdjson::SUCCESS || field.value().get(v) != simdjson::SUCCESS) {
-      ok = false;
-      break;
-    }
+  const bool ok = members(obj, [&](std::string_view key, od::value v) {
     if (key == "status") {
-      std::int64_t s;
-      ok = v.get_int64().get(s) == simdjson::SUCCESS;
-    } else if (key == "body") {
-      ok = v.get_string().get(body) == simdjson::SUCCESS;
-    } else if (key == "headers") {
-      od::object h;
-      ok = v.get_object().get(h) == simdjson::SUCCESS;
-      if (ok) {
-        for (auto f : h) {
-          std::string_view k, t;
-          if (f.unescaped_key().get(k) != simdjson::SUCCESS) { ok = false; break; }
-          if (k == "content-type" && f.value().get_string().get(t) != simdjson::SUCCESS) { ok = false; break; }
-        }
-      }
-    } else if (key == "request") {
-      od::object r;
-      ok = v.get_object().get(r) == simdjson::SUCCESS;
-      if (ok) {
-        for (auto f : r) {
-          std::string_view k, t;
-          if (f.unescaped_key().get(k) != simdjson::SUCCESS) { ok = false; break; }
-          if (k == "method" && f.value().get_string().get(t) != simdjson::SUCCESS) { ok = false; break; }
-        }
-      }
+      std::int64_t status;
+      return !bad(v.get_int64().get(status));
     }
-    if (!ok) break;
-  }
+    if (key == "body") return !bad(v.get_string().get(body));
+    if (key == "headers") return object_members(v, [](std::string_view k, od::value h) { return k != "content-type" || read_string(h); });
+    if (key == "request") return object_members(v, [](std::string_view k, od::value r) { return k != "method" || read_string(r); });
+    return true;
+  });
   if (!ok) {
     ++n.failures;
     return;

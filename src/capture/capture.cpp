@@ -55,6 +55,14 @@ constexpr std::array kFormats = {
     Format{"bare-sse", sniff_bare_sse, capture::read_bare_sse},
 };
 
+/// The format that reads `text` (normalised): the first whose sniff accepts it; nullptr for none.
+const Format* format_of(std::string_view text) {
+  for (const Format& format : kFormats) {
+    if (format.sniff(text)) return &format;
+  }
+  return nullptr;
+}
+
 constexpr std::size_t kAnsiProbeLimit = 64 * 1024;        // where terminal escapes are looked for
 
 using http::is_space;
@@ -233,8 +241,8 @@ std::expected<std::vector<Exchange>, CaptureError> read_any(std::string_view byt
     if (!ansi) return;
     for (Exchange& ex : exchanges) ex.warnings.push_back("ANSI escape sequences removed (terminal recording)");
   };
-  for (const Format& format : kFormats) {
-    if (!format.sniff(text)) continue;
+  if (const Format* found = format_of(text)) {
+    const Format& format = *found;
     const std::string_view input = format.id == "json-lines" && !ansi ? lines : text;
     std::expected<std::vector<Exchange>, CaptureError> result;
     if (batches != nullptr && format.read_batches != nullptr) {
@@ -334,12 +342,8 @@ std::optional<std::expected<std::size_t, CaptureError>> read_checked_har_batches
   if (starts_with_bytes(text, "\xef\xbb\xbf")) text.remove_prefix(3);
   while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
   if (text.empty() || has_ansi_in_head(text) || looks_mitmproxy_flow(text)) return std::nullopt;
-  for (const Format& format : kFormats) {
-    if (!format.sniff(text)) continue;
-    if (format.id != "har") return std::nullopt;
-    break;
-  }
-  if (!capture::sniff_har(text)) return std::nullopt;
+  const Format* format = format_of(text);
+  if (format == nullptr || format->id != "har") return std::nullopt;
   try {
     if (!capture::har_entries_readable(text, options)) return std::nullopt;
   } catch (const std::bad_alloc&) {
@@ -371,10 +375,8 @@ bool is_json_lines(std::string_view head) {
   if (starts_with_bytes(text, "\xef\xbb\xbf")) text.remove_prefix(3);
   while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
   if (text.empty() || has_ansi_in_head(text) || looks_mitmproxy_flow(text)) return false;
-  for (const Format& format : kFormats) {
-    if (format.sniff(text)) return format.id == "json-lines";
-  }
-  return false;
+  const Format* format = format_of(text);
+  return format != nullptr && format->id == "json-lines";
 }
 
 std::expected<LinesBlock, CaptureError> read_lines_block(std::string_view lines, std::string_view name,

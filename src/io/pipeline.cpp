@@ -170,7 +170,6 @@ class Pipeline final : public Feed {
       auto read = read_checked_har_batches(bytes, inputs_[input].name, capture,
                                            [&](std::vector<Exchange>& batch, bool) {
                                              exchanges(input, std::move(batch), /*live=*/false);
-                                             batch.clear();
                                            });
       if (read) {
         if (!*read) failed(input, std::move(read->error().message));

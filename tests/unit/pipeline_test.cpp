@@ -83,19 +83,26 @@ Work work() {
   return w;
 }
 
-/// The records of `inputs` through the pipeline, each batch's input index noted.
-std::string run(const std::vector<Input>& inputs, unsigned jobs, std::size_t block_size) {
+/// The records of `inputs` through the pipeline, each batch's input index noted, and the number of
+/// batches that held records.
+std::pair<std::string, std::size_t> run_counting(const std::vector<Input>& inputs, unsigned jobs, std::size_t block_size) {
   PipelineOptions options;
   options.jobs = jobs;
   options.block_size = block_size;
   std::vector<std::string> names;
   for (const Input& in : inputs) names.push_back(in.name);
   std::string out;
+  std::size_t batches = 0;
   run_pipeline(inputs, options, work(), [&](Batch&& batch) {
     if (batch.error) out += fmt::format("input {} error: {}\n", batch.input, *batch.error);
+    if (!batch.records.empty()) ++batches;
     out += summary(batch.records, names);
   });
-  return out;
+  return {out, batches};
+}
+
+std::string run(const std::vector<Input>& inputs, unsigned jobs, std::size_t block_size) {
+  return run_counting(inputs, jobs, block_size).first;
 }
 
 Input file_input(const std::string& path) { return Input{.name = path, .path = path}; }
@@ -414,21 +421,6 @@ std::string har_file(int entries) {
   }
   har += "]}}";
   return har;
-}
-
-/// The records of a HAR file larger than a block, with the number of batches they came in.
-std::pair<std::string, std::size_t> run_counting(const std::vector<Input>& inputs, unsigned jobs, std::size_t block_size) {
-  PipelineOptions options;
-  options.jobs = jobs;
-  options.block_size = block_size;
-  std::string out;
-  std::size_t batches = 0;
-  run_pipeline(inputs, options, work(), [&](Batch&& batch) {
-    if (batch.error) out += fmt::format("input {} error: {}\n", batch.input, *batch.error);
-    if (!batch.records.empty()) ++batches;
-    out += summary(batch.records, inputs.at(batch.input).name);
-  });
-  return {out, batches};
 }
 
 // A HAR file read as a document (over the block size, or standard input) is checked whole, then
