@@ -180,6 +180,10 @@ std::expected<Inflated, std::string> decode_zstd_prefix(std::string_view bytes, 
     ZSTD_DCtx* d;
     ~Guard() { ZSTD_freeDCtx(d); }
   } guard{dctx};
+  // RFC 9659 §3: a zstd content coding uses a window of at most 8 MB, and a decoder may refuse a
+  // larger one. Refused here: a hostile frame asking for the library's default 128 MB window made
+  // one decode allocate and free that much (a libFuzzer timeout under ASan, fuzz_read_capture).
+  ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, 23);
   if (!looks_zstd_frame(bytes)) {
     return std::unexpected(bytes.size() < 4 ? "truncated zstd data: no frame header"
                                             : "corrupt zstd data: no zstd frame magic (RFC 8878 §3.1.1)");
