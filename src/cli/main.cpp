@@ -1,7 +1,6 @@
-// mcptriage's entry point: a subcommand named by the first argument, else a triage run
-// (src/cli/run.hpp). Everything else lives in the library, so that tests link the same code.
+// mcptriage's entry point: a subcommand of the table below named by the first argument, else a
+// triage run (src/cli/run.hpp). Everything else lives in the library, so that tests link the same code.
 #include <csignal>
-#include <string_view>
 
 #include "cli/explain.hpp"
 #include "cli/run.hpp"
@@ -22,22 +21,25 @@ const char* malloc_conf = "percpu_arena:percpu";
 
 namespace {
 
-/// The subcommand named `name` (argv[1]), or null for a triage run. Matched before the triage
-/// options are parsed, so a capture file named like a subcommand is read as ./NAME (the man
-/// page's SYNOPSIS says so). Each gets argv from its own name on.
-mcptriage::cli::Main subcommand(std::string_view name) {
-  if (name == "explain") return mcptriage::cli::explain_main;
-  if (name == "proxy") return mcptriage::proxy::proxy_main;  // docs/proxy.md
-  return nullptr;
-}
+using mcptriage::cli::Command;
+
+/// The subcommands (command.hpp): matched on argv[1] before the triage options are parsed, so a
+/// capture file named like a subcommand is read as ./NAME (the man page's SYNOPSIS says so). Each
+/// gets argv from its own name on. A new subcommand is one row here plus its file.
+constexpr Command kCommands[] = {
+    {"explain", "what a reason code, an outcome or a skipped record's reason means", mcptriage::cli::explain_main},
+    {"proxy", "sits between an MCP client and its server: forwards, classifies, records, injects faults",
+     mcptriage::proxy::proxy_main},
+};
+
+int triage(int argc, char** argv) { return mcptriage::cli::triage_main(argc, argv, kCommands); }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   // A closed standard output is then a write error (EPIPE) the run handles, not a signal.
   std::signal(SIGPIPE, SIG_IGN);
-  if (argc > 1) {
-    if (const mcptriage::cli::Main command = subcommand(argv[1])) return mcptriage::cli::guarded(command, argc - 1, argv + 1);
-  }
-  return mcptriage::cli::guarded(mcptriage::cli::triage_main, argc, argv);
+  const Command* command = argc > 1 ? mcptriage::cli::find_command(kCommands, argv[1]) : nullptr;
+  if (command != nullptr) return mcptriage::cli::guarded(command->entry, argc - 1, argv + 1);
+  return mcptriage::cli::guarded(triage, argc, argv);
 }

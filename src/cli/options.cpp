@@ -12,7 +12,8 @@
 
 namespace mcptriage::cli {
 
-std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const* argv) {
+std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const* argv,
+                                                     std::span<const Command> commands) {
   RawOptions opt;
   std::string id;
   std::string protocol_version;
@@ -20,9 +21,10 @@ std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const
                "Reads captured HTTP exchanges (curl -i and curl -v output, raw HTTP, HTTPie -v, HAR files, JSON Lines\n"
                "exchange logs, bare JSON or SSE bodies) from files, folders or stdin and classifies each layer by\n"
                "layer: HTTP transport, JSON-RPC envelope, tool result. Prints a table (on a terminal) or JSON Lines\n"
-               "(otherwise), with retry advice. Subcommands: explain, proxy (see mcptriage proxy --help).",
+               "(otherwise), with retry advice.",
                "mcptriage"};
   app.footer(
+      commands_help(commands) + (commands.empty() ? "" : "\n") +
       "Examples:\n"
       "  curl -si -X POST http://127.0.0.1:3001/mcp -H 'Content-Type: application/json' \\\n"
       "       -H 'Accept: application/json, text/event-stream' -d @call.json | mcptriage --id 2\n"

@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include <span>
+
+#include "cli/command.hpp"
 #include "mcptriage/capture.hpp"
 
 namespace mcptriage::cli {
@@ -55,7 +58,9 @@ struct OptionsExit {
 };
 
 /// Parses the triage command line (argv[0] is the program). Usage errors read
-/// "mcptriage: error: WHY\nRun with --help for usage.\n".
-std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const* argv);
+/// "mcptriage: error: WHY\nRun with --help for usage.\n". The help lists `commands`
+/// (command.hpp, commands_help) above its examples.
+std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const* argv,
+                                                     std::span<const Command> commands = {});
 
 }  // namespace mcptriage::cli

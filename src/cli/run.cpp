@@ -171,8 +171,8 @@ int guarded(Main command, int argc, char** argv) {
   return to_int(ExitCode::input_error);
 }
 
-int triage_main(int argc, char** argv) {
-  auto raw = parse_options(argc, argv);
+int triage_main(int argc, char** argv, std::span<const Command> commands) {
+  auto raw = parse_options(argc, argv, commands);
   if (!raw) {
     std::cerr << raw.error().err;
     try {

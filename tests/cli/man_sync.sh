@@ -23,5 +23,13 @@ done
 for o in $proxy_man; do
   check "proxy --help lists $o (named in the PROXY section)" grep -qx -- "$o" <<<"$proxy_help"
 done
+# Subcommands: the triage --help lists the table of src/cli/main.cpp; each row's own --help works,
+# and the man page names each (a row added without docs fails here).
+subcommands=$("$bin" --help | sed -n '/^Subcommands/,/^$/p' | sed -nE 's/^  ([a-z][a-z-]*)  .*/\1/p')
+check "--help lists the subcommands explain and proxy" bash -c 'grep -qx explain <<<"$0" && grep -qx proxy <<<"$0"' "$subcommands"
+for c in $subcommands; do
+  check "mcptriage $c --help exits 0 and prints its usage" bash -c '"$0" "$1" --help | grep -q "mcptriage $1"' "$bin" "$c"
+  check "man page names the subcommand $c" grep -qE "^\.B mcptriage $c\b" <<<"$page"
+done
 check "man page renders without warnings" bash -c '[ -z "$(groff -man -Tutf8 -ww -z "$0" 2>&1)" ]' "$root/docs/mcptriage.1"
 finish
