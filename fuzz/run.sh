@@ -21,7 +21,7 @@ if [ -z "$cxx" ]; then
   if command -v clang++-14 >/dev/null 2>&1; then cxx=clang++-14; else cxx=clang++; fi
 fi
 if ! command -v "$cxx" >/dev/null 2>&1; then
-  echo "fuzz: $cxx not found (install clang-14 and libclang-rt-14-dev: scripts/setup does)" >&2
+  echo "fuzz: $cxx not found (install clang-14 and libclang-rt-14-dev: scripts/setup --all does)" >&2
   exit 2
 fi
 

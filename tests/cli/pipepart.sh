@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 source "$here/lib.sh"
 if ! command -v parallel >/dev/null || ! command -v node >/dev/null || ! command -v jq >/dev/null; then
-  echo "skip: needs GNU parallel, node and jq (scripts/setup installs them)"
+  echo "skip: needs GNU parallel, node and jq (scripts/setup --all installs them)"
   exit 77
 fi
 tmp=$(mktemp -d)

@@ -18,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 for tool in jq iconv /usr/bin/time; do
   if ! command -v "$tool" >/dev/null 2>&1; then
-    echo "hostile: $tool is missing (scripts/setup installs jq and time)"
+    echo "hostile: $tool is missing (scripts/setup --all installs jq and time)"
     exit 1
   fi
 done

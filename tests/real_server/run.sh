@@ -326,7 +326,7 @@ REPORT_DIR=$(cd "$RS_DIR/../report" && pwd)
 if [[ -z $HARS ]]; then
   not_ok "har report: a HAR to report on" "no records"
 elif [[ ! -x ${CHROMIUM:-/usr/bin/chromium} ]]; then
-  echo "# har report: skipped: no chromium (scripts/setup installs it)"
+  echo "# har report: skipped: no chromium (scripts/setup --all installs it)"
 else
   [[ -d $REPORT_DIR/node_modules/playwright-core ]] || (cd "$REPORT_DIR" && npm ci --no-audit --no-fund) >&2
   rc=0

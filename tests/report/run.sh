@@ -13,7 +13,7 @@ BIN=$1
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-if [[ ! -x $CHROMIUM ]]; then echo "# SKIP: no chromium at $CHROMIUM (scripts/setup installs Debian's chromium)"; exit 77; fi
+if [[ ! -x $CHROMIUM ]]; then echo "# SKIP: no chromium at $CHROMIUM (scripts/setup --all installs Debian's chromium)"; exit 77; fi
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then echo "# SKIP: node and npm are needed"; exit 77; fi
 export CHROMIUM
 if [[ ! -d $HERE/node_modules/playwright-core || ! -d $HERE/node_modules/@opentelemetry/otlp-proto-exporter-base ]]; then
