@@ -4,7 +4,10 @@
 #include <boost/beast/core/detail/base64.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <ctime>
+#include <iterator>
 
 #include "mcptriage/capture.hpp"
 #include "mcptriage/http.hpp"
@@ -334,6 +337,30 @@ std::string exchange_line(const Captured& c, const std::optional<Skip>& skipped)
   return out;
 }
 
+HarTimings har_timings(const Timing& t) {
+  // The checkpoints in order, each at least the one before (a missing one takes its place), in
+  // whole microseconds so that the parts add up to the entry's time exactly.
+  auto us = [](std::optional<double> v, long long floor) {
+    return v ? std::max(floor, static_cast<long long>(std::llround(*v * 1000.0))) : floor;
+  };
+  const long long read = us(t.request_ms, 0);
+  const long long forward = us(t.forward_ms, read);
+  const long long connected = us(t.connected_ms, forward);
+  const long long sent = us(t.sent_ms, connected);
+  const long long first = us(t.response_ms, sent);
+  const long long end = us(t.end_ms, first);
+  HarTimings h;
+  h.send = read + (sent - connected);
+  h.blocked = forward - read;
+  h.connect = connected - forward;
+  h.connect_measured = t.connected_ms.has_value();
+  h.wait = first - sent;
+  h.receive = end - first;
+  return h;
+}
+
+static void micros(std::string& out, long long us) { fmt::format_to(std::back_inserter(out), "{}.{:03}", us / 1000, us % 1000); }
+
 std::string har_entry(const Captured& c) {
   const RecordBody rb = record_body(c);
   bool request_base64 = false;
@@ -342,8 +369,9 @@ std::string har_entry(const Captured& c) {
   out.reserve(rb.bytes.size() + request_body.size() + 1024);
   out += "{\"startedDateTime\":";
   str(out, iso_time(c.started));
+  const HarTimings timings = har_timings(c.timing);
   out += ",\"time\":";
-  ms(out, c.timing.end_ms ? c.timing.end_ms : std::optional<double>(0.0));
+  micros(out, timings.send + timings.blocked + timings.connect + timings.wait + timings.receive);
   out += ",\"request\":{\"method\":";
   str(out, c.method);
   out += ",\"url\":";
@@ -380,12 +408,18 @@ std::string har_entry(const Captured& c) {
   }
   out += "},\"redirectURL\":";
   str(out, redact_url(find_header(c.response_headers, "Location").value_or("")));
-  out += ",\"headersSize\":-1,\"bodySize\":" + std::to_string(c.body_bytes) + "},\"cache\":{},\"timings\":{\"send\":";
-  const double sent = c.timing.request_ms.value_or(0.0);
-  const double first = c.timing.response_ms.value_or(sent);
-  const double end = c.timing.end_ms.value_or(first);
-  out += fmt::format("{:.3f},\"wait\":{:.3f},\"receive\":{:.3f}}}", 0.0, first - sent > 0 ? first - sent : 0.0,
-                     end - first > 0 ? end - first : 0.0);
+  out += ",\"headersSize\":-1,\"bodySize\":" + std::to_string(c.body_bytes) + "},\"cache\":{},\"timings\":{\"blocked\":";
+  micros(out, timings.blocked);
+  out += ",\"dns\":-1,\"connect\":";
+  if (timings.connect_measured) micros(out, timings.connect);
+  else out += "-1";
+  out += ",\"send\":";
+  micros(out, timings.send);
+  out += ",\"wait\":";
+  micros(out, timings.wait);
+  out += ",\"receive\":";
+  micros(out, timings.receive);
+  out += ",\"ssl\":-1}";
   out += ",\"_mcptriage\":{\"timing\":";
   timing_member(out, c);
   out += ",\"proxy\":";

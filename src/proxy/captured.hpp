@@ -31,6 +31,9 @@ enum class BodyEnd {
 /// Milliseconds from the request's first byte (`Captured::t0`) to each point, when it happened.
 struct Timing {
   std::optional<double> request_ms;      ///< the whole request was read from the client
+  std::optional<double> forward_ms;      ///< forwarding began (after an injected delay)
+  std::optional<double> connected_ms;    ///< a new upstream connection was open (TCP, and TLS), or failed to open
+  std::optional<double> sent_ms;         ///< the request was written to the upstream
   std::optional<double> response_ms;     ///< the response's first byte (from the upstream, or made by the proxy)
   std::optional<double> first_event_ms;  ///< the first event block of an event stream was forwarded
   std::optional<double> final_ms;        ///< the JSON-RPC response was forwarded (an event, or a JSON body's end)
@@ -85,8 +88,20 @@ bool response_made_by_proxy(const Captured& c);
 /// `skipped`: the entry is not an MCP exchange (skip_of), written as `proxy.skipped`.
 std::string exchange_line(const Captured& c, const std::optional<Skip>& skipped);
 
+/// A HAR entry's `timings`, in microseconds, from the exchange's checkpoints (HAR 1.2 §timings):
+/// `send` reading the request from the client plus writing it to the upstream; `blocked` the
+/// request held before forwarding (an injected delay); `connect` opening a new upstream
+/// connection, TCP and TLS (`connect_measured` false: a kept-alive one was reused, written -1);
+/// `wait` from the request sent to the response's first byte (made by the proxy: at once);
+/// `receive` from there to the last byte. They add up to the entry's `time` exactly.
+struct HarTimings {
+  long long blocked = 0, connect = 0, send = 0, wait = 0, receive = 0;
+  bool connect_measured = false;
+};
+HarTimings har_timings(const Timing& t);
+
 /// The HAR 1.2 entry of `c` (a JSON object), redacted like exchange_line(), with the proxy's
-/// facts in `_mcptriage` (HAR 1.2 §Custom Fields).
+/// facts in `_mcptriage` (HAR 1.2 §Custom Fields). Its `time` is the sum of its `timings`.
 std::string har_entry(const Captured& c);
 
 /// The members a live record gets besides those of the record read back from the line:

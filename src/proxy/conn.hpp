@@ -104,7 +104,17 @@ struct Server::State : std::enable_shared_from_this<Server::State> {
   }
 
   void accept();
-  void connection_closed(std::uint64_t id);
+  /// At --max-connections: closes the connection that waits longest for a request (idle, or
+  /// still sending a header begun over a second ago) to make room. False: none to close.
+  bool evict_one();
+  std::shared_ptr<Conn> longest_waiting() const;
+  bool at_limit() const { return conns.size() - evicted_pending >= cfg.max_connections; }
+  /// A connection began to wait for a request: at the limit, accepting resumes (it can make room).
+  void connection_waiting() {
+    if (at_limit() && !accepting && !stopping) accept();
+  }
+  void connection_closed(std::uint64_t id, bool evicted);
+  std::size_t evicted_pending = 0;  ///< evicted connections not yet destroyed
 };
 /// One client connection and its upstream connection.
 class Conn : public std::enable_shared_from_this<Conn> {
@@ -112,7 +122,7 @@ class Conn : public std::enable_shared_from_this<Conn> {
   Conn(std::shared_ptr<Server::State> st, tcp::socket socket, std::uint64_t id)
       : st_(std::move(st)), id_(id), client_(std::move(socket)), timer_(st_->ioc), buf_(kRelayBuffer) {}
 
-  ~Conn() { st_->connection_closed(id_); }
+  ~Conn() { st_->connection_closed(id_, evicted_); }
 
   void start();
 
@@ -132,7 +142,21 @@ class Conn : public std::enable_shared_from_this<Conn> {
   /// the client sent `Expect: 100-continue`.
   void read_body();
 
+  /// One read of the body, within --idle-timeout of the last: the body that stops gets 408.
+  void read_body_part();
+
+  /// Arms timer_ for a request being read: when it fires, `which` (the option) is noted and the
+  /// read cancelled, so that on_request answers 408.
+  void arm_read_timer(std::chrono::milliseconds after, const char* which);
+
+  /// Since when the connection waits for a request (idle) or for its header (reading): the
+  /// eviction order. Nullopt: neither, or a header begun under a second ago.
+  std::optional<Clock::time_point> waiting_since() const;
+
   void on_request(error_code ec);
+
+  /// --header-timeout or --idle-timeout ended the request being read: 408 made, recorded, closed.
+  void request_timed_out();
 
   /// Fills cap_ from req_, counts the POST, tells the watcher, then injects or forwards.
   void take_request_facts(bool proceed);
@@ -231,6 +255,9 @@ class Conn : public std::enable_shared_from_this<Conn> {
   std::optional<http::request_parser<http::string_body>> reqp_;
   http::request<http::string_body> req_;
   bool client_keep_alive_ = true;
+  Clock::time_point idle_since_{};
+  const char* read_timeout_ = nullptr;  ///< the timeout option that cut the request being read
+  bool evicted_ = false;
   bool expect_continue_ = false;  ///< the client sent Expect: 100-continue, answered by the proxy
   std::size_t interim_ = 0;       ///< 1xx interim responses from the upstream for this request
   bool head_ = false;

@@ -40,9 +40,36 @@ void Conn::wait_request() {
     return;
   }
   if (cbuf_.size() > 0) return begin_request(Clock::now());
+  // Idle: closed after --idle-timeout (RFC 9112 §9.8: a server may close an idle connection), or
+  // sooner when --max-connections are open and a new client comes (Server::State::evict_one).
+  idle_since_ = Clock::now();
+  timer_.expires_after(st_->cfg.idle_timeout);
+  timer_.async_wait([self = shared_from_this()](error_code ec) {
+    if (!ec && self->phase_ == Phase::idle) self->close_client();
+  });
+  st_->connection_waiting();
   client_.socket().async_wait(tcp::socket::wait_read, [self = shared_from_this()](error_code ec) {
-    if (ec || self->st_->stopping) return self->close_client();
+    if (ec || self->st_->stopping || self->phase_ != Phase::idle) return self->close_client();
+    self->timer_.cancel();
     self->begin_request(Clock::now());
+  });
+}
+
+std::optional<Clock::time_point> Conn::waiting_since() const {
+  if (phase_ == Phase::idle) return idle_since_;
+  if (phase_ == Phase::reading && reqp_ && !reqp_->is_header_done() && Clock::now() - cap_.t0 >= std::chrono::seconds(1)) {
+    return cap_.t0;
+  }
+  return std::nullopt;
+}
+
+void Conn::arm_read_timer(std::chrono::milliseconds after, const char* which) {
+  timer_.expires_after(after);
+  timer_.async_wait([self = shared_from_this(), which](error_code ec) {
+    if (ec || self->phase_ != Phase::reading) return;
+    self->read_timeout_ = which;
+    error_code cec;
+    self->client_.socket().cancel(cec);  // the pending read ends with operation_aborted: on_request answers 408
   });
 }
 
@@ -59,9 +86,12 @@ void Conn::begin_request(Clock::time_point t0) {
   reqp_->body_limit(static_cast<std::uint64_t>(st_->cfg.max_body));
   expect_continue_ = false;
   interim_ = 0;
+  read_timeout_ = nullptr;
   // The header first: a client that sent `Expect: 100-continue` waits for 100 Continue before
   // the body (curl adds it to bodies over 1 MiB), which the proxy sends itself (read_body).
+  arm_read_timer(st_->cfg.header_timeout, "--header-timeout");
   http::async_read_header(client_, cbuf_, *reqp_, [self = shared_from_this()](error_code ec, std::size_t) {
+    self->timer_.cancel();
     if (ec) return self->on_request(ec);
     self->read_body();
   });
@@ -78,17 +108,25 @@ void Conn::read_body() {
     auto cont = std::make_shared<http::response<http::empty_body>>(http::status::continue_, 11);
     http::async_write(client_, *cont, [self = shared_from_this(), cont](error_code ec, std::size_t) {
       if (ec) return self->close_client();
-      http::async_read(self->client_, self->cbuf_, *self->reqp_,
-                       [self](error_code rec, std::size_t) { self->on_request(rec); });
+      self->read_body_part();
     });
     return;
   }
-  http::async_read(client_, cbuf_, *reqp_, [self = shared_from_this()](error_code ec, std::size_t) {
-    self->on_request(ec);
+  read_body_part();
+}
+
+void Conn::read_body_part() {
+  if (reqp_->is_done()) return on_request({});
+  arm_read_timer(st_->cfg.idle_timeout, "--idle-timeout");
+  http::async_read_some(client_, cbuf_, *reqp_, [self = shared_from_this()](error_code ec, std::size_t) {
+    self->timer_.cancel();
+    if (ec) return self->on_request(ec);
+    self->read_body_part();
   });
 }
 
 void Conn::on_request(error_code ec) {
+  if (ec && read_timeout_ && reqp_->got_some() && !st_->stopping) return request_timed_out();
   if (ec) {
     if (!reqp_->got_some() || st_->stopping || ec == http::error::end_of_stream || ec == net::error::eof ||
         ec == net::error::connection_reset || ec == net::error::operation_aborted) {
@@ -120,13 +158,38 @@ void Conn::on_request(error_code ec) {
   take_request_facts(true);
 }
 
+void Conn::request_timed_out() {
+  // RFC 9110 §15.5.9: 408, and the connection closed. Recorded like any request the proxy could
+  // not forward, so that a stalled client shows in the output.
+  const bool header = reqp_->is_header_done();
+  const auto limit = header ? st_->cfg.idle_timeout : st_->cfg.header_timeout;
+  const std::string what =
+      header ? fmt::format("the request's body stopped arriving for {} ms ({})", limit.count(), read_timeout_)
+             : fmt::format("the request's header did not arrive whole within {} ms of its first byte ({})", limit.count(),
+                           read_timeout_);
+  if (header) {
+    req_ = reqp_->release();
+    take_request_facts(false);
+    cap_.request_body_cut = true;
+  } else {
+    cap_.seq = ++st_->seq;
+    cap_.method = "?";
+  }
+  client_keep_alive_ = false;
+  respond_made(408, {{"Content-Type", "text/plain; charset=utf-8"}, {"Connection", "close"}},
+               "408 Request Timeout (mcptriage proxy: " + what + ")\n",
+               what + "; the upstream never saw the request", true);
+}
+
 void Conn::take_request_facts(bool proceed) {
   const Clock::time_point now = Clock::now();
   cap_.seq = ++st_->seq;
   cap_.timing.request_ms = ms_since(cap_.t0, now);
   cap_.method = std::string(req_.method_string());
   cap_.target = std::string(req_.target());
-  cap_.url = st_->cfg.upstream.origin + cap_.target;
+  const bool connect = req_.method() == http::verb::connect;
+  // CONNECT's target is host:port (RFC 9110 §9.3.6), never a path of the upstream.
+  cap_.url = st_->cfg.upstream.origin + (connect ? std::string("/") : cap_.target);
   client_keep_alive_ = req_.keep_alive();
   head_ = req_.method() == http::verb::head;
   req_.set(http::field::host, st_->cfg.upstream.host_header);
@@ -171,6 +234,47 @@ void Conn::take_request_facts(bool proceed) {
   s.last_event_id = req_.find("Last-Event-ID") != req_.end();
   st_->sink.started(std::move(s));
   if (!proceed) return;
+
+  // Not forwarded: a tunnel (CONNECT) or a protocol switch (Upgrade) would turn the exchange into
+  // bytes the proxy can neither relay as HTTP nor judge. RFC 9110 §15.6.2: 501 for a method the
+  // server does not support; §7.8: a server may ignore Upgrade, which the proxy does for h2c (an
+  // offer the client falls back from: curl --http2 on http://), and refuses for the rest
+  // (WebSocket cannot go on without 101).
+  const auto upgrade = req_.find(http::field::upgrade);
+  std::string refused;
+  if (connect) {
+    refused = fmt::format("CONNECT {} asks for a tunnel; mcptriage proxy forwards HTTP requests to its upstream only",
+                          cap_.target);
+  } else if (upgrade != req_.end()) {
+    const std::string offer(upgrade->value());
+    if (beast::iequals(offer, "h2c")) {
+      req_.erase(http::field::upgrade);
+      req_.erase("HTTP2-Settings");
+      // Connection without the tokens that named them (RFC 9110 §7.6.1), the others kept.
+      if (auto conn = req_.find(http::field::connection); conn != req_.end()) {
+        std::string remaining;
+        for (const auto& token : http::token_list(conn->value())) {
+          if (beast::iequals(token, "upgrade") || beast::iequals(token, "http2-settings")) continue;
+          remaining += (remaining.empty() ? "" : ", ") + std::string(token);
+        }
+        if (remaining.empty()) req_.erase(http::field::connection);
+        else req_.set(http::field::connection, remaining);
+      }
+      cap_.request_headers = fields_of(req_.base());
+      cap_.notes.push_back("the client offered Upgrade: h2c; the proxy speaks HTTP/1.1 only and ignored the offer "
+                           "(RFC 9110 §7.8): the request was forwarded without Upgrade and HTTP2-Settings");
+    } else {
+      refused = fmt::format("the request asks to switch protocols (Upgrade: {}); mcptriage proxy relays HTTP/1.1 "
+                            "exchanges only and does not forward protocol upgrades",
+                            offer);
+    }
+  }
+  if (!refused.empty()) {
+    client_keep_alive_ = false;
+    return respond_made(501, {{"Content-Type", "text/plain; charset=utf-8"}, {"Connection", "close"}},
+                        "501 Not Implemented (mcptriage proxy: " + refused + ")\n",
+                        refused + "; refused with 501, the upstream never saw it", true);
+  }
 
   rule_ = match_rule(st_->cfg.rules, facts_);
   if (rule_ && rule_->action != Action::delay && rule_->action != Action::cut_after_events) {
@@ -244,6 +348,7 @@ void Conn::upstream_failed(std::string_view what, error_code ec) {
   const std::string where = st_->cfg.upstream.host_header;
   const std::string detail = fmt::format("{}: {}", what, ec.message());
   const bool never_saw = what.starts_with("connect") || what.starts_with("resolve") || what.starts_with("TLS");
+  if (never_saw && !cap_.timing.connected_ms) cap_.timing.connected_ms = ms_since(cap_.t0, Clock::now());
   respond_made(502, {{"Content-Type", "text/plain; charset=utf-8"}},
                fmt::format("502 Bad Gateway (mcptriage proxy: the upstream {} failed: {})\n", where, detail),
                fmt::format("the upstream {} failed ({}){}", where, detail,
@@ -254,6 +359,7 @@ void Conn::upstream_failed(std::string_view what, error_code ec) {
 void Conn::forward() {
   if (stop_cut_ || st_->stopping) return finish_cut(BodyEnd::cut_shutdown, st_->stop_why);
   phase_ = Phase::upstream;
+  cap_.timing.forward_ms = ms_since(cap_.t0, Clock::now());
   if (up_open_ && upstream_alive()) return send();
   close_upstream();
   connect();
@@ -293,6 +399,7 @@ void Conn::connect() {
       if (!self->up_tls_) {
         self->up_tcp().expires_never();
         self->up_open_ = true;
+        self->cap_.timing.connected_ms = ms_since(self->cap_.t0, Clock::now());
         return self->send();
       }
       const std::string& host = self->st_->cfg.upstream.host;
@@ -304,6 +411,7 @@ void Conn::connect() {
         if (hec) return self->upstream_failed("TLS handshake", hec);
         self->up_tcp().expires_never();
         self->up_open_ = true;
+        self->cap_.timing.connected_ms = ms_since(self->cap_.t0, Clock::now());
         self->send();
       });
     });
@@ -314,6 +422,7 @@ void Conn::send() {
   with_upstream([&](auto& s) {
     http::async_write(s, req_, [self = shared_from_this()](error_code ec, std::size_t) {
       if (ec) return self->upstream_failed("write the request", ec);
+      self->cap_.timing.sent_ms = ms_since(self->cap_.t0, Clock::now());
       self->on_sent();
     });
   });

@@ -161,20 +161,62 @@ std::expected<Rule, std::string> parse_rule(std::string_view text) {
                "session-expired, unauthorized)");
   }
   if (at == std::string_view::npos) return r;
-  auto [wk, wv] = key_value(text.substr(at + 1));
-  if (wv.empty()) return bad("WHEN is post=N[,M...], method=NAME or tool=NAME");
+  const std::string_view when = text.substr(at + 1);
+  if (when.find('@') != std::string_view::npos) return bad("one @WHEN per rule (write a second --inject for another)");
+  auto [wk, wv] = key_value(when);
+  if (wk != "post" && wk != "method" && wk != "tool") {
+    return bad("WHEN is post=N[,M...], method=NAME or tool=NAME, not '" + std::string(wk) + "'");
+  }
+  if (wv.empty()) return bad(std::string(wk) + "= needs a value (WHEN is post=N[,M...], method=NAME or tool=NAME)");
   if (wk == "post") {
     r.when = When::post;
     for (std::string_view n : split(wv, ',')) {
       auto v = parse_int(n);
-      if (!v || *v < 1) return bad("post=N counts POSTs from 1");
+      if (!v || *v < 1) return bad("post=N counts POSTs from 1 (post=N[,M...], whole numbers only)");
       r.posts.push_back(static_cast<std::size_t>(*v));
     }
-  } else if (wk == "method" || wk == "tool") {
-    r.when = wk == "method" ? When::method : When::tool;
-    r.name = std::string(wv);
-  } else {
-    return bad("WHEN is post=N[,M...], method=NAME or tool=NAME, not '" + std::string(wk) + "'");
+    return r;
+  }
+  r.when = wk == "method" ? When::method : When::tool;
+  r.name = std::string(wv);
+  // A JSON-RPC method name or a tool name as a client sends it: no comma, '=', space or control
+  // character (MCP tool names: [A-Za-z0-9_.-], SEP-986; method names: the spec's, or a vendor's).
+  // A comma is the usual slip: two conditions in one WHEN, which the grammar does not have.
+  if (const std::size_t comma = wv.find(','); comma != std::string_view::npos) {
+    const std::string_view after = wv.substr(comma + 1);
+    if (wk == "method" && wv.substr(0, comma) == "tools/call" && after.starts_with("tool=")) {
+      return bad("one condition per WHEN: write @" + std::string(after) + " (tool= is a tools/call of that tool)");
+    }
+    return bad("one condition per WHEN, and a " + std::string(wk == "method" ? "method" : "tool") +
+               " name has no comma: '" + std::string(wv) + "'");
+  }
+  for (const char c : wv) {
+    if (static_cast<unsigned char>(c) <= ' ' || c == '=' || c == 0x7f) {
+      return bad("'" + std::string(wv) + "' cannot be a " + std::string(wk == "method" ? "method" : "tool") +
+                 " name (no spaces, '=' or control characters)");
+    }
+  }
+  // Combinations that can never apply: the action's requests (docs/proxy.md) and the WHEN's
+  // have nothing in common.
+  if (r.when == When::method) {
+    const std::string& m = r.name;
+    const bool notification = m.starts_with("notifications/");
+    const bool needs_request = r.action == Action::jsonrpc_error || r.action == Action::tool_error ||
+                               r.action == Action::input_required || r.action == Action::cut_after_events;
+    if (needs_request && notification) {
+      return bad(std::string(to_string(r.action)) + " applies to requests, and " + m +
+                 " is a notification (it has no id and gets no response)");
+    }
+    if (r.action == Action::tool_error && m != "tools/call") {
+      return bad("tool-error applies to tools/call only, never to " + m);
+    }
+    if (r.action == Action::input_required && m != "tools/call" && m != "prompts/get" && m != "resources/read") {
+      return bad("input-required applies to tools/call, prompts/get and resources/read, never to " + m);
+    }
+    if (r.action == Action::session_expired && m == "initialize") {
+      return bad("session-expired applies to requests that carry Mcp-Session-Id, and initialize is sent before the "
+                 "session exists");
+    }
   }
   return r;
 }

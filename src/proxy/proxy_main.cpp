@@ -19,6 +19,7 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <tuple>
 #include <variant>
 
 #include "mcptriage/render.hpp"
@@ -55,6 +56,8 @@ struct Options {
   std::string watch = "10s";
   bool insecure = false;
   std::string connect_timeout = "10s";
+  std::string idle_timeout = "30s";
+  std::string header_timeout = "10s";
   std::size_t max_body = std::size_t{16} << 20;
   std::size_t record_memory = std::size_t{256} << 20;
   std::size_t max_connections = 512;
@@ -183,6 +186,13 @@ int proxy_main(int argc, char** argv) {
   app.add_flag("--insecure", opt.insecure, "Do not check the https upstream's certificate (never by default)");
   app.add_option("--connect-timeout", opt.connect_timeout, "Time allowed to connect to the upstream (default 10s)")
       ->type_name("DURATION");
+  app.add_option("--idle-timeout", opt.idle_timeout,
+                 "Close a client connection that sends no request for this long (default 30s); a request body that "
+                 "stops this long gets 408")
+      ->type_name("DURATION");
+  app.add_option("--header-timeout", opt.header_timeout,
+                 "Time a client has to send a request's whole header, from its first byte (default 10s; else 408)")
+      ->type_name("DURATION");
   const CLI::Validator kPositiveSize(
       [](std::string& v) -> std::string {
         if (!v.empty() && v.front() == '-') return "a size cannot be negative";
@@ -256,6 +266,13 @@ int proxy_main(int argc, char** argv) {
   auto connect_timeout = parse_duration(opt.connect_timeout);
   if (!connect_timeout) return usage("--connect-timeout: " + connect_timeout.error());
   config.connect_timeout = std::max(*connect_timeout, std::chrono::milliseconds(1));
+  for (auto [name, text, into] : {std::tuple{"--idle-timeout", &opt.idle_timeout, &config.idle_timeout},
+                                  std::tuple{"--header-timeout", &opt.header_timeout, &config.header_timeout}}) {
+    auto d = parse_duration(*text);
+    if (!d) return usage(std::string(name) + ": " + d.error());
+    if (d->count() <= 0) return usage(std::string(name) + ": give a time over 0 (e.g. 30s)");
+    *into = *d;
+  }
   config.max_body = opt.max_body;
   config.max_connections = opt.max_connections;
   config.insecure = opt.insecure;
@@ -458,6 +475,13 @@ int proxy_main(int argc, char** argv) {
     j += fmt::format("],\"duration_ms\":{},\"stopped_by\":\"{}\"}}", duration.count(), json_escape(stopped_by));
     t += fmt::format("; stopped by {}", stopped_by);
     triage_status = triage.finish(j, escape_terminal(t) + "\n");
+    // A rule that never applied is usually a WHEN that names no request the client sent (a typo in
+    // a tool name): said, so that a test that expected a fault knows it never came.
+    for (const Rule& r : config.rules) {
+      if (injected_counts.contains(r.text)) continue;
+      std::cerr << "mcptriage proxy: warning: --inject " << escape_terminal(r.text)
+                << " never applied: no request it applies to came (" << exchanges << " exchange(s))\n";
+    }
   });
 
   // Signals: the first stops the proxy (every open exchange recorded as cut, the summary and

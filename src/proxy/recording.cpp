@@ -12,6 +12,10 @@
 
 namespace mcptriage::proxy {
 
+namespace {
+constexpr const char* kNotRegular = "is not a regular file (a FIFO, device or socket); give a file to write";
+}  // namespace
+
 std::optional<Recording::Kind> Recording::kind_of(std::string_view path) {
   if (path.ends_with(".jsonl") || path.ends_with(".ndjson")) return Kind::jsonl;
   if (path.ends_with(".har")) return Kind::har;
@@ -21,14 +25,42 @@ std::optional<Recording::Kind> Recording::kind_of(std::string_view path) {
 std::expected<std::unique_ptr<Recording>, std::string> Recording::open(const std::string& path) {
   const auto kind = kind_of(path);
   if (!kind) return std::unexpected("--record " + path + ": the file name must end in .jsonl (or .ndjson) or .har");
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return std::unexpected("--record " + path + ": " + std::strerror(errno));
-  // An existing file keeps its mode through O_TRUNC: made 0600 like a new one.
-  if (::fchmod(fd, 0600) != 0) {
-    const std::string why = std::strerror(errno);
-    ::close(fd);
-    return std::unexpected("--record " + path + ": cannot make it mode 0600: " + why);
+  // Never through a symbolic link (O_NOFOLLOW: the open fails on a link, a dangling one too, so
+  // that a link planted at the path cannot make the proxy truncate, rewrite or chmod a file
+  // elsewhere), and never a FIFO, device or directory (O_NONBLOCK: a FIFO does not block the
+  // open; fstat then refuses it). Truncated only once it is known to be a regular file.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    const int err = errno;
+    struct stat lst {};
+    if (::lstat(path.c_str(), &lst) == 0) {
+      if (S_ISLNK(lst.st_mode)) {
+        return std::unexpected("--record " + path +
+                               ": is a symbolic link; the proxy does not write through links (name the file itself)");
+      }
+      if (!S_ISREG(lst.st_mode) && !S_ISDIR(lst.st_mode)) {  // a FIFO without a reader: ENXIO
+        return std::unexpected("--record " + path + ": " + kNotRegular);
+      }
+    }
+    return std::unexpected("--record " + path + ": " + std::strerror(err));
   }
+  auto refuse = [&](const std::string& why) -> std::expected<std::unique_ptr<Recording>, std::string> {
+    ::close(fd);
+    return std::unexpected("--record " + path + ": " + why);
+  };
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return refuse(std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) return refuse(kNotRegular);
+  if (st.st_nlink > 1) {
+    return refuse("has " + std::to_string(st.st_nlink) +
+                  " hard links; the proxy does not rewrite a file that is also elsewhere (remove it or name another)");
+  }
+  if (::ftruncate(fd, 0) != 0) return refuse(std::strerror(errno));
+  if (const int flags = ::fcntl(fd, F_GETFL); flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+    return refuse(std::strerror(errno));
+  }
+  // An existing file keeps its mode through the truncation: made 0600 like a new one.
+  if (::fchmod(fd, 0600) != 0) return refuse(std::string("cannot make it mode 0600: ") + std::strerror(errno));
   std::unique_ptr<Recording> r(new Recording(fd, *kind, path));
   if (*kind == Kind::har &&
       !r->write_all(R"({"log":{"version":"1.2","creator":{"name":"mcptriage proxy","version":"0.1.0"},"pages":[],"entries":[)"

@@ -2,7 +2,7 @@
 // (or `.ndjson`): one exchange-log line per exchange, written with one write(2) each, so after
 // a crash or SIGKILL at most the exchange in flight is lost and the file still reads. `.har`: HAR
 // 1.2, entries written as they complete and the document closed on exit (also on SIGINT and
-// SIGTERM). Both are created mode 0600 (they hold what the client sent).
+// SIGTERM). Both are created mode 0600 (they hold what the client sent), never through a symbolic link.
 #pragma once
 
 #include <expected>
@@ -17,8 +17,10 @@ class Recording {
  public:
   enum class Kind { jsonl, har };
 
-  /// Creates (or truncates) `path`, mode 0600. Error: one line (a usage error for an unknown
-  /// extension, else why the file cannot be made).
+  /// Creates (or truncates) `path`, mode 0600. Never follows a symbolic link at `path` (a link,
+  /// dangling or not, is refused: O_NOFOLLOW) and writes only a regular file with one link (a
+  /// FIFO, device or a file hard-linked elsewhere is refused); docs/security.md. Error: one line
+  /// (a usage error for an unknown extension, else why the file cannot be made: exit 3).
   static std::expected<std::unique_ptr<Recording>, std::string> open(const std::string& path);
   /// The kind `path`'s extension asks for, or nullopt.
   static std::optional<Kind> kind_of(std::string_view path);

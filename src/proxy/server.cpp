@@ -69,14 +69,42 @@ std::expected<Upstream, std::string> parse_upstream(std::string_view url) {
   return u;
 }
 
+std::shared_ptr<Conn> Server::State::longest_waiting() const {
+  std::shared_ptr<Conn> oldest;
+  Clock::time_point since{};
+  for (auto& [id, weak] : conns) {
+    auto c = weak.lock();
+    if (!c) continue;
+    const auto w = c->waiting_since();
+    if (w && (!oldest || *w < since)) {
+      oldest = std::move(c);
+      since = *w;
+    }
+  }
+  return oldest;
+}
+
+bool Server::State::evict_one() {
+  auto oldest = longest_waiting();
+  if (!oldest) return false;
+  oldest->evicted_ = true;
+  ++evicted_pending;
+  oldest->close_client();
+  return true;
+}
+
 void Server::State::accept() {
   if (stopping || accepting) return;
-  if (conns.size() >= cfg.max_connections) return;  // resumed when one closes
+  // At the limit, a connection that waits for a request makes room (closed as --idle-timeout
+  // would close it, only sooner); when every open connection has a request in flight, the new
+  // ones wait in the listen queue until one closes.
+  if (at_limit() && !longest_waiting()) return;  // resumed when one closes or waits for a request
   accepting = true;
   acceptor.async_accept([self = shared_from_this()](error_code ec, tcp::socket socket) {
     self->accepting = false;
     if (self->stopping) return;
     if (!ec) {
+      if (self->at_limit()) self->evict_one();
       const std::uint64_t id = ++self->next_conn;
       auto conn = std::make_shared<Conn>(self, std::move(socket), id);
       self->conns.emplace(id, conn);
@@ -86,8 +114,9 @@ void Server::State::accept() {
   });
 }
 
-void Server::State::connection_closed(std::uint64_t id) {
+void Server::State::connection_closed(std::uint64_t id, bool evicted) {
   conns.erase(id);
+  if (evicted && evicted_pending > 0) --evicted_pending;
   if (stopping) {
     if (conns.empty() && on_stopped) {
       auto done = std::move(on_stopped);

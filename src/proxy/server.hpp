@@ -77,6 +77,14 @@ struct ServerConfig {
   std::size_t max_body = std::size_t{16} << 20;  ///< bytes of one body kept in a record (--max-body)
   std::size_t max_connections = 512;             ///< client connections open at once (--max-connections)
   std::chrono::milliseconds connect_timeout{10'000};
+  /// A client connection with no request in progress (before its first request, between two)
+  /// is closed after this long (--idle-timeout); a request body that stops arriving for this long
+  /// gets 408. When --max-connections are open, the connection idle longest is closed at once to
+  /// make room for a new one, so idle connections never lock other clients out.
+  std::chrono::milliseconds idle_timeout{30'000};
+  /// A request's header must arrive whole within this long of its first byte, else 408 and the
+  /// connection closed (--header-timeout).
+  std::chrono::milliseconds header_timeout{10'000};
   bool insecure = false;                         ///< --insecure: no certificate checks
 };
 

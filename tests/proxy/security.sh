@@ -4,7 +4,9 @@
 # token in the query, a password in the body) and one the server echoes reach the upstream
 # unchanged but never a recording (.jsonl or .har) or the output unless --no-redact; recordings
 # are mode 0600, also over an existing file; the proxy listens on 127.0.0.1 unless given an
-# explicit address, and warns for one that is not loopback.
+# explicit address, and warns for one that is not loopback; --record never writes through a
+# symbolic link or to a FIFO or a hard-linked file (exit 3); a WHEN that cannot match is a usage
+# error, and a rule that never applied is named at stop.
 BIN=$1
 PX_MODE=${2:-plain}
 . "$(dirname "$0")/lib.sh"
@@ -63,4 +65,40 @@ grep -q 'warning: --listen 192.0.2.1:0 is not a loopback address' "$WORK/l2.err"
 "$BIN" proxy --upstream "$UP" --inject 'status=700' >/dev/null 2>"$WORK/l5.err"; rc=$?
 ((rc == 2)) && grep -q "status=CODE needs a code" "$WORK/l5.err" && ok "a bad --inject rule is a usage error naming what is wrong" \
   || not_ok "bad --inject" "exit $rc: $(one_line "$WORK/l5.err")"
+# A WHEN that cannot match is a usage error; a rule that never applied is named at stop (issue 30 item 12).
+timeout 5 "$BIN" proxy --upstream "$UP" --listen 0 --inject 'status=503@method=tools/call,tool=echo' >/dev/null 2>"$WORK/l6.err"; rc=$?
+((rc == 2)) && grep -q "write @tool=echo" "$WORK/l6.err" && ok "a method with a comma (two conditions in one WHEN) is a usage error saying what to write" \
+  || not_ok "method with a comma" "exit $rc: $(one_line "$WORK/l6.err")"
+timeout 5 "$BIN" proxy --upstream "$UP" --listen 0 --inject 'tool-error@method=initialize' >/dev/null 2>"$WORK/l7.err"; rc=$?
+((rc == 2)) && grep -q "tools/call only" "$WORK/l7.err" && ok "an action that never applies to the WHEN's requests is a usage error" \
+  || not_ok "impossible combination" "exit $rc: $(one_line "$WORK/l7.err")"
+px_start_proxy --upstream "$UP" --format jsonl -q --inject 'status=503@tool=ech' --inject 'status=500@tool=t' --inject 'delay=1ms@post=9'
+px_post "$PX_PROXY_URL/json?bytes=10" '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{}}}' >/dev/null
+px_stop_proxy TERM
+grep -q "warning: --inject status=503@tool=ech never applied" "$PX_PROXY_ERR" && grep -q "warning: --inject delay=1ms@post=9 never applied" "$PX_PROXY_ERR" \
+  && ! grep -q "status=500@tool=t never applied" "$PX_PROXY_ERR" \
+  && ok "at stop, a line names each --inject rule that never applied (and not the one that did)" \
+  || not_ok "never-applied rules named" "$(one_line "$PX_PROXY_ERR" 900)"
+
+# --record never writes through a symbolic link, and only to a regular file (issue 30 item 7).
+echo 'precious' >"$WORK/target.txt"
+chmod 644 "$WORK/target.txt"
+ln -s "$WORK/target.txt" "$WORK/link.jsonl"
+timeout 5 "$BIN" proxy --upstream "$UP" --listen 0 --record "$WORK/link.jsonl" >/dev/null 2>"$WORK/s1.err"; rc=$?
+((rc == 3)) && grep -q -- '--record .*link.jsonl: is a symbolic link' "$WORK/s1.err" && [[ $(cat "$WORK/target.txt") == precious ]] \
+  && [[ $(stat -c %a "$WORK/target.txt") == 644 ]] \
+  && ok "--record through a symbolic link is refused (exit 3, said), the link's target untouched" \
+  || not_ok "--record through a link refused" "exit $rc: $(one_line "$WORK/s1.err"); target: $(cat "$WORK/target.txt") $(stat -c %a "$WORK/target.txt")"
+ln -s "$WORK/not-there.txt" "$WORK/dangling.har"
+timeout 5 "$BIN" proxy --upstream "$UP" --listen 0 --record "$WORK/dangling.har" >/dev/null 2>"$WORK/s2.err"; rc=$?
+((rc == 3)) && grep -q 'is a symbolic link' "$WORK/s2.err" && [[ ! -e $WORK/not-there.txt ]] \
+  && ok "a dangling link is refused and its target not created" || not_ok "dangling link" "exit $rc: $(one_line "$WORK/s2.err")"
+mkfifo "$WORK/fifo.jsonl"
+timeout 5 "$BIN" proxy --upstream "$UP" --listen 0 --record "$WORK/fifo.jsonl" >/dev/null 2>"$WORK/s3.err"; rc=$?
+((rc == 3)) && grep -q 'is not a regular file' "$WORK/s3.err" && ok "a FIFO is refused at once (exit 3)" || not_ok "FIFO refused" "exit $rc: $(one_line "$WORK/s3.err")"
+echo 'other' >"$WORK/hard.txt"
+ln "$WORK/hard.txt" "$WORK/hard.jsonl"
+timeout 5 "$BIN" proxy --upstream "$UP" --listen 0 --record "$WORK/hard.jsonl" >/dev/null 2>"$WORK/s4.err"; rc=$?
+((rc == 3)) && grep -q 'hard links' "$WORK/s4.err" && [[ $(cat "$WORK/hard.txt") == other ]] \
+  && ok "a file hard-linked elsewhere is refused, left as it was" || not_ok "hard link refused" "exit $rc: $(one_line "$WORK/s4.err")"
 px_summary

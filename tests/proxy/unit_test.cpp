@@ -3,6 +3,7 @@
 // reader (its `proxy` member), --upstream parsing, the record budget and the watcher.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -117,6 +118,33 @@ TEST(ProxyInject, ParsesEveryActionAndWhen) {
     EXPECT_FALSE(parse_rule(bad)) << bad;
   }
   EXPECT_EQ(parse_duration("250ms")->count(), 250);
+}
+
+// Issue 30 item 12: a WHEN that cannot match is a usage error, not a rule that never applies.
+TEST(ProxyInject, RefusesAWhenThatCannotMatch) {
+  auto why = [](const char* text) {
+    auto r = parse_rule(text);
+    return r ? std::string("accepted") : r.error();
+  };
+  EXPECT_NE(why("status=503@method=tools/call,tool=echo").find("write @tool=echo"), std::string::npos)
+      << why("status=503@method=tools/call,tool=echo");
+  EXPECT_NE(why("status=503@tool=a,b").find("has no comma"), std::string::npos);
+  EXPECT_NE(why("status=503@method=a b").find("cannot be a method name"), std::string::npos);
+  EXPECT_NE(why("status=503@tool=x=y").find("cannot be a tool name"), std::string::npos);
+  EXPECT_NE(why("status=503@methods=tools/call").find("not 'methods'"), std::string::npos);
+  EXPECT_NE(why("status=503@post=1@post=2").find("one @WHEN"), std::string::npos);
+  EXPECT_NE(why("status=503@method=").find("method= needs a value"), std::string::npos);
+  EXPECT_NE(why("tool-error@method=prompts/get").find("tools/call only"), std::string::npos);
+  EXPECT_NE(why("input-required@method=initialize").find("never to initialize"), std::string::npos);
+  EXPECT_NE(why("jsonrpc-error=-32603@method=notifications/initialized").find("is a notification"), std::string::npos);
+  EXPECT_NE(why("cut-after-events=1@method=notifications/cancelled").find("is a notification"), std::string::npos);
+  EXPECT_NE(why("session-expired@method=initialize").find("before the session exists"), std::string::npos);
+  // Possible combinations stay accepted.
+  for (const char* fine : {"tool-error@method=tools/call", "input-required@method=resources/read",
+                           "status=503@method=notifications/initialized", "session-expired@tool=echo",
+                           "jsonrpc-error=-32601@method=vendor.x/do-it", "status=503@post=1,2,3"}) {
+    EXPECT_TRUE(parse_rule(fine)) << fine << ": " << why(fine);
+  }
   EXPECT_EQ(parse_duration("2m")->count(), 120000);
   EXPECT_EQ(parse_duration("3")->count(), 3000);
   EXPECT_FALSE(parse_duration("-1s"));
@@ -281,6 +309,57 @@ TEST(ProxyRecordLine, BinaryBodiesAndSkips) {
   const Exchange ex = read_back(exchange_line(c, skip));
   ASSERT_TRUE(ex.skipped);
   EXPECT_EQ(ex.skipped->reason, SkipReason::not_mcp);
+}
+
+/// The number after `"key":` at or after `from` in `text` (-2 when absent).
+double number_after(const std::string& text, const std::string& key, std::size_t from = 0) {
+  const std::size_t at = text.find("\"" + key + "\":", from);
+  return at == std::string::npos ? -2.0 : std::strtod(text.c_str() + at + key.size() + 3, nullptr);
+}
+
+// Issue 30 item 15: HAR 1.2 §timings: an entry's time is the sum of its timings (those not -1),
+// and send is measured (reading the request from the client and writing it to the upstream).
+TEST(ProxyHar, TimeIsTheSumOfTimingsAndSendIsMeasured) {
+  auto check = [](const Captured& c, double want_time, double want_send, double want_connect, double want_blocked) {
+    const std::string e = har_entry(c);
+    const std::size_t t = e.find("\"timings\":{");
+    ASSERT_NE(t, std::string::npos) << e;
+    double sum = 0;
+    for (const char* k : {"blocked", "dns", "connect", "send", "wait", "receive"}) {
+      const double v = number_after(e, k, t);
+      ASSERT_GE(v, -1.0) << k << " in " << e.substr(t);
+      if (v >= 0) sum += v;
+    }
+    const double time = number_after(e, "time");
+    EXPECT_NEAR(time, want_time, 1e-9) << e.substr(t);
+    EXPECT_NEAR(sum, time, 1e-9) << e.substr(t);
+    EXPECT_NEAR(number_after(e, "send", t), want_send, 1e-9);
+    EXPECT_NEAR(number_after(e, "connect", t), want_connect, 1e-9);
+    EXPECT_NEAR(number_after(e, "blocked", t), want_blocked, 1e-9);
+  };
+  Captured c = sample();
+  // Forwarded on a new connection: read 2.5 ms, connected at 3.5, sent at 4.25, first byte 10.0005, end 12.
+  c.timing.request_ms = 2.5;
+  c.timing.forward_ms = 2.5;
+  c.timing.connected_ms = 3.5;
+  c.timing.sent_ms = 4.25;
+  c.timing.response_ms = 10.0005;
+  c.timing.end_ms = 12.0;
+  check(c, 12.0, 2.5 + 0.75, 1.0, 0.0);
+  // On a kept-alive connection, after an injected delay of 100 ms: connect -1, blocked 100.
+  c.timing = Timing{};
+  c.timing.request_ms = 1.0;
+  c.timing.forward_ms = 101.0;
+  c.timing.sent_ms = 101.5;
+  c.timing.response_ms = 150.0;
+  c.timing.end_ms = 150.25;
+  check(c, 150.25, 1.5, -1.0, 100.0);
+  // Made by the proxy (injected): nothing sent upstream; checkpoints out of order are clamped.
+  c.timing = Timing{};
+  c.timing.request_ms = 3.0;
+  c.timing.response_ms = 2.0;
+  c.timing.end_ms = 3.25;
+  check(c, 3.25, 3.0, -1.0, 0.0);
 }
 
 TEST(ProxyUpstream, ParsesUrls) {
