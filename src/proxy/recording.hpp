@@ -1,8 +1,10 @@
 // `--record FILE`: the exchanges as they complete, in a format mcptriage reads back. `.jsonl`
-// (or `.ndjson`): one exchange-log line per exchange, written with one write(2) each, so after
-// a crash or SIGKILL at most the exchange in flight is lost and the file still reads. `.har`: HAR
-// 1.2, entries written as they complete and the document closed on exit (also on SIGINT and
-// SIGTERM). Both are created mode 0600 (they hold what the client sent), never through a symbolic link.
+// (or `.ndjson`): one exchange-log line per exchange, written with one write(2) each by the
+// triage thread; after a crash or SIGKILL the exchanges in flight and those still queued for the
+// triage thread are lost, and a kill during a large write can cut the last line (docs/proxy.md,
+// "Recordings"). `.har`: HAR 1.2, entries written as they complete and the document closed on
+// exit (also on SIGINT and SIGTERM). Both are created mode 0600 (they hold what the client sent),
+// never through a symbolic link.
 #pragma once
 
 #include <expected>
