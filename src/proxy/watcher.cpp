@@ -135,7 +135,9 @@ BehaviourReport Watcher::report(const Watch& w, Clock::time_point now, const Ver
                                  w.http_status ? fmt::format(", HTTP {}", w.http_status) : std::string());
   std::string detail;
   if (resend) {
-    detail = fmt::format("the client resent the same call by itself {} after", human_ms(resend_after_ms));
+    // The proxy knows only that the client sent it again: an SDK's retry and the application's
+    // own code look the same on the wire (retry_origin "client" means: not the proxy).
+    detail = fmt::format("the client sent the same call again {} after", human_ms(resend_after_ms));
     if (w.retry_after_ms) {
       const bool honoured = resend_after_ms + kRetryAfterSlackMs >= static_cast<double>(*w.retry_after_ms);
       detail += fmt::format("; Retry-After {} {}", human_ms(static_cast<double>(*w.retry_after_ms)),
@@ -146,7 +148,7 @@ BehaviourReport Watcher::report(const Watch& w, Clock::time_point now, const Ver
     const std::string next = w.next->resume        ? std::string("GET resuming the stream (Last-Event-ID)")
                              : !w.next->method.empty() ? w.next->method
                                                        : w.next->http_method;
-    detail = fmt::format("the client sent a new request ({}) {} after, and did not resend the call within {}", next,
+    detail = fmt::format("the client sent a new request ({}) {} after, and did not send the call again within {}", next,
                          human_ms(w.next->after_ms), human_ms(watched));
   } else {
     detail = fmt::format("the client sent nothing through the proxy within {}{}", human_ms(watched),

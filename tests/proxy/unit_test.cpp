@@ -426,6 +426,10 @@ TEST(ProxyWatcher, ReportsNothingNewRequestAndResend) {
   EXPECT_EQ(reports[0].action, "resend");
   EXPECT_NE(reports[0].jsonl.find(R"("honoured_retry_after":true)"), std::string::npos);
   EXPECT_NE(reports[0].jsonl.find(R"("retry_origin":"client")"), std::string::npos);
+  // What the proxy knows, no more: the client sent it again (an SDK or the application's code).
+  EXPECT_NE(reports[0].jsonl.find("the client sent the same call again 1.2 s after"), std::string::npos)
+      << reports[0].jsonl;
+  EXPECT_EQ(reports[0].jsonl.find("by itself"), std::string::npos) << reports[0].jsonl;
   // Nothing after a failure: reported when the window has passed.
   Captured f2 = failed;
   f2.seq = 3;
