@@ -38,7 +38,9 @@ struct SessionFacts {
   std::string http_method;           ///< request method ("" when the capture has no request line)
   int http_status = 0;               ///< response status (0: no response)
   bool transport_captured = true;
-  std::string session_id;            ///< the request's `Mcp-Session-Id` ("" when none)
+  /// The session: the request's `Mcp-Session-Id`, else the response's (a log of response headers
+  /// only; the server sets it, MCP basic/transports §Session management); "" when neither has one.
+  std::string session_id;
   /// The server the request went to, as the capture shows it: the authority (host[:port],
   /// lowercased) of an absolute request URL, else the request's `Host` header; "" when neither.
   std::string server;

@@ -88,6 +88,7 @@ enum class Reason : std::uint8_t {
   bad_gateway,
   service_unavailable,
   gateway_timeout,
+  cdn_origin_error,
   client_error,
   server_error,
   redirect_not_followed,
@@ -255,7 +256,8 @@ enum class Advice {
   fall_back_to_initialize,   ///< a server/discover probe refused by a server of an earlier version
   hand_error_to_model,       ///< TOOL_ERROR
   do_not_retry,              ///< malformed or invalid replies: keep the evidence
-  resend_with_input,         ///< INPUT_REQUIRED
+  resend_with_input,         ///< INPUT_REQUIRED (2026-07-28 input_required result)
+  answer_server_request,     ///< INPUT_REQUIRED before 2026-07-28: a server request on the POST's stream
   resume_stream,             ///< STREAM_INCOMPLETE, resumable
   resend_if_idempotent,      ///< STREAM_INCOMPLETE, not resumable
   poll_task,                 ///< TASK_CREATED
@@ -311,6 +313,9 @@ struct Classification {
   std::string protocol_version;           ///< version whose rules were applied
   std::string protocol_version_source;    ///< "request", "flag", "inferred" or "assumed"
   bool session_id_sent = false;           ///< the request carried Mcp-Session-Id
+  /// An event stream carried a second response for the request's id after the deciding one (its
+  /// event number, from 1; JSON-RPC 2.0 §5: one response per request); nullopt when none.
+  std::optional<std::size_t> second_response_event;
   RetryAdvice retry;
   std::vector<std::string> warnings;
 };

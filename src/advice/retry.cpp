@@ -48,11 +48,25 @@ constexpr const char* kInitializeAgain =
     "the server is not initialized for this session: initialize again (initialize, then notifications/initialized), "
     "then resend; the request itself need not change";
 
+/// The advice text for a server of a version before 2026-07-28 that refused a server/discover probe
+/// (MCP 2026-07-28 basic/transports/streamable-http §Backward Compatibility).
+constexpr const char* kFallBackToInitialize =
+    "the server speaks a protocol version before 2026-07-28: fall back to initialize (then "
+    "notifications/initialized) and use that version for later requests to this server; do not probe again";
+
 }  // namespace
 
 namespace {
 RetryAdvice advise_outcome(const Classification& c, const Headers& response_headers, long long now_unix_seconds) {
   RetryAdvice a;
+  // -32601 to a server/discover probe: every 2026-07-28 server implements it, so the server is of
+  // an earlier version (MCP 2026-07-28 basic/versioning, backward compatibility), whatever the status.
+  if (c.method == "server/discover" && c.error_code == -32601 &&
+      (c.outcome == Outcome::JSONRPC_ERROR || c.outcome == Outcome::HTTP_ERROR)) {
+    a.advice = Advice::fall_back_to_initialize;
+    a.text = std::string("-32601 to server/discover: ") + kFallBackToInitialize;
+    return a;
+  }
   std::optional<long long> retry_after;
   if (auto ra = find_header(response_headers, "retry-after")) {
     retry_after = http::retry_after_ms(*ra, retry_after_origin(response_headers, now_unix_seconds));
@@ -73,10 +87,14 @@ RetryAdvice advise_outcome(const Classification& c, const Headers& response_head
       a.text = "depends on the tool: hand the error text to the model; do not replay blindly";
       return a;
     case Outcome::INPUT_REQUIRED:
+      if (c.reason == Reason::server_request_pending) {  // 2025 versions: the call goes on on its stream
+        a.advice = Advice::answer_server_request;
+        a.text = "not a failure: answer the server's request (POST its JSON-RPC response) and keep reading this "
+                 "stream for the call's response; do not resend the call";
+        return a;
+      }
       a.advice = Advice::resend_with_input;
-      a.text = c.reason == Reason::server_request_pending
-                   ? "not a failure: answer the server's request (POST its response), then read the rest of the stream"
-                   : "not a failure: gather the inputs and resend under a new id with inputResponses (echo requestState)";
+      a.text = "not a failure: gather the inputs and resend under a new id with inputResponses (echo requestState)";
       return a;
     case Outcome::TASK_CREATED:
       a.advice = Advice::poll_task;
@@ -125,6 +143,16 @@ RetryAdvice advise_outcome(const Classification& c, const Headers& response_head
                               : fmt::format("retry with a supported protocol version: {}", list);
         return a;
       }
+      // A second response for the same id followed (a gateway's own error, then the server's late
+      // answer): the error is not the whole story, and only a message naming the session blames it.
+      if (c.second_response_event && c.reason != Reason::session_not_found) {
+        a.advice = Advice::investigate;
+        a.text = fmt::format(
+            "a second response for this id followed in event {} (see the warnings): this error may be a gateway's or "
+            "proxy's own (a timeout) while the server went on; read that response before resending anything",
+            *c.second_response_event);
+        return a;
+      }
       // The reason names the error code (classify's error_reason).
       switch (c.reason) {
         case Reason::invalid_params:
@@ -146,6 +174,10 @@ RetryAdvice advise_outcome(const Classification& c, const Headers& response_head
         case Reason::session_not_found:
           a.advice = Advice::new_session;
           a.text = "start a new session (initialize again)";
+          if (c.second_response_event) {
+            a.text += fmt::format("; a second response for this id followed in event {} (see the warnings)",
+                                  *c.second_response_event);
+          }
           break;
         case Reason::server_not_initialized:
           a.advice = Advice::new_session;
@@ -185,6 +217,14 @@ RetryAdvice advise_outcome(const Classification& c, const Headers& response_head
         a.text = "check the endpoint URL; if the request carried Mcp-Session-Id, the session ended: initialize again";
       }
       break;
+    case Reason::cdn_origin_error:
+      if (c.http_status == 525 || c.http_status == 526) {  // TLS between the CDN and the origin
+        a.advice = Advice::investigate;
+        a.text = "the CDN cannot talk TLS to the origin server (a handshake or certificate fault): retrying gets the "
+                 "same page; the origin's operator must fix its TLS set-up";
+        break;
+      }
+      [[fallthrough]];  // 520-524, 527: as 502 and 504
     case Reason::bad_gateway:
     case Reason::service_unavailable:
     case Reason::gateway_timeout:
@@ -235,8 +275,7 @@ RetryAdvice advise_outcome(const Classification& c, const Headers& response_head
       break;
     case Reason::legacy_server:
       a.advice = Advice::fall_back_to_initialize;
-      a.text = "the server speaks a protocol version before 2026-07-28: fall back to initialize (then "
-               "notifications/initialized) and use that version for later requests to this server; do not probe again";
+      a.text = kFallBackToInitialize;
       break;
     case Reason::cdn_challenge:
       a.advice = Advice::do_not_retry;

@@ -446,8 +446,13 @@ void Judgement::judge_message(Classification& c, View msg, const std::string& pr
       return;
     }
     if (c.method.empty()) c.method_source = MethodSource::inferred;
-    set_verdict(c, jsonrpc::error_reason(env->error_code, env->error_message, c.method),
-                fmt::format("JSON-RPC error {}: {}", env->error_code, clipped(env->error_message)));
+    const Reason reason = jsonrpc::error_reason(env->error_code, env->error_message, c.method);
+    set_verdict(c, reason,
+                fmt::format("JSON-RPC error {}: {}{}", env->error_code, clipped(env->error_message),
+                            env->error_code == -32001 && reason == Reason::server_defined_error
+                                ? " (-32001 has no fixed meaning and this message names no session: a gateway's or "
+                                  "the TypeScript SDK's timeout uses it too)"
+                                : ""));
     return;
   }
   if (!jsonrpc::pair_id(c, *env->id, ctx_.batch_ids(), prefix, "response")) return;

@@ -161,6 +161,15 @@ void Judgement::judge_non_2xx(Classification& c, bool json_media, const std::str
     case 502: reason = Reason::bad_gateway; what = "a gateway or proxy got no valid reply from the server"; break;
     case 503: reason = Reason::service_unavailable; what = "the server is unavailable"; break;
     case 504: reason = Reason::gateway_timeout; what = "a gateway or proxy timed out waiting for the server"; break;
+    // Cloudflare's 52x (outside the IANA registry), by their documented meanings.
+    case 520: reason = Reason::cdn_origin_error; what = "a CDN got an empty, unknown or unexpected response from the origin server"; break;
+    case 521: reason = Reason::cdn_origin_error; what = "a CDN found the origin server down: it refused the connection"; break;
+    case 522: reason = Reason::cdn_origin_error; what = "a CDN's connection to the origin server timed out"; break;
+    case 523: reason = Reason::cdn_origin_error; what = "a CDN could not reach the origin server"; break;
+    case 524: reason = Reason::cdn_origin_error; what = "a CDN connected to the origin server but got no HTTP response in time (a gateway timeout)"; break;
+    case 525: reason = Reason::cdn_origin_error; what = "the TLS handshake between a CDN and the origin server failed"; break;
+    case 526: reason = Reason::cdn_origin_error; what = "a CDN found the origin server's TLS certificate invalid"; break;
+    case 527: reason = Reason::cdn_origin_error; what = "a CDN's Railgun connection to the origin server failed"; break;
     default:
       if (status < 200) {
         reason = Reason::no_final_response_interim;

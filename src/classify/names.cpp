@@ -135,6 +135,7 @@ std::string_view to_string(Advice a) {
     case Advice::hand_error_to_model: return "hand_error_to_model";
     case Advice::do_not_retry: return "do_not_retry";
     case Advice::resend_with_input: return "resend_with_input";
+    case Advice::answer_server_request: return "answer_server_request";
     case Advice::resume_stream: return "resume_stream";
     case Advice::resend_if_idempotent: return "resend_if_idempotent";
     case Advice::poll_task: return "poll_task";

@@ -72,7 +72,9 @@ class SseBody {
         }
         ++notifications_;
         notification = true;
-      } else if (!decided()) {
+      } else if (decided()) {
+        if (!second_response_ && !decided_batch_) note_second_response(i, root);
+      } else {
         std::optional<JsonRpcId> id;
         if (idv) id = jsonrpc::id_of(*idv);
         const bool is_error = root.get("error").has_value();
@@ -148,7 +150,15 @@ class SseBody {
     c.sse_events = events_;
     c.stream_retry_ms = end.retry_ms;
     if (end.unterminated_tail) c.warnings.push_back("the stream ended inside an event; that event was dropped (WHATWG rule)");
-    if (end.cut_short && !end.cut_at_limit) c.warnings.push_back("the body was cut short of its announced length");
+    if (end.cut_short && !end.cut_at_limit) {
+      // Only a Content-Length announces a length (RFC 9112 §6.3); a chunked stream, or one that runs
+      // to the connection's end, was cut before its end (the server's, the client's or the capture's doing).
+      const Headers& h = j_.exchange().response.headers;
+      const bool announced = find_header(h, "content-length").has_value() && !find_header(h, "transfer-encoding");
+      c.warnings.push_back(announced ? "the body was cut short of its announced length"
+                                     : "the stream was cut before its end (no length was announced: the connection "
+                                       "closed, or the capture ends there)");
+    }
     c.warnings.insert(c.warnings.end(), std::make_move_iterator(event_warnings_.begin()),
                       std::make_move_iterator(event_warnings_.end()));
     if (unlisted_warnings_ > 0) {
@@ -257,7 +267,30 @@ class SseBody {
   void decide(std::size_t i, View root) {
     decider_ = i;
     decided_batch_ = root.is_array();
+    if (!decided_batch_) {
+      if (auto idv = root.get("id")) decided_id_ = jsonrpc::id_of(*idv);
+    }
     judge(root, decided_records_);
+  }
+
+  /// A response after the deciding one, for the same id (the request's, else the decider's): a
+  /// second answer to one request (JSON-RPC 2.0 §5: exactly one response), named in a warning; a
+  /// gateway's own error (a -32001 timeout) followed by the server's late response looks so.
+  void note_second_response(std::size_t i, View root) {
+    auto idv = root.get("id");
+    if (!idv) return;
+    const std::optional<JsonRpcId> id = jsonrpc::id_of(*idv);
+    const std::optional<JsonRpcId>& want = c_.request_id ? c_.request_id : decided_id_;
+    if (!id || !want || !(*id == *want) || id->kind == JsonRpcId::Kind::null) return;
+    second_response_ = i;
+    if (auto err = root.get("error"); err && err->is_object()) {
+      auto code = err->get("code");
+      auto message = err->string_at("message");
+      second_response_what_ = fmt::format("an error{}{}", code ? " " + json::minified(*code) : std::string(),
+                                          message ? ": " + clipped(*message) : std::string());
+    } else {
+      second_response_what_ = root.get("result") ? "a result" : "neither a result nor an error";
+    }
   }
 
   void finish_decided(const SseStreamEnd& end, std::vector<Classification>& out) {
@@ -265,6 +298,12 @@ class SseBody {
     const std::size_t i = *decider_;
     if (i + 1 < events_ && !decided_other_id_) {
       c.warnings.push_back(fmt::format("{} more event(s) after the final response", events_ - i - 1));
+    }
+    if (second_response_) {
+      c.warnings.push_back(fmt::format("event {} is a second response for id {} ({}): a request gets one response; the "
+                                       "first, event {}, decides",
+                                       *second_response_ + 1, decided_id_ ? decided_id_->to_json() : std::string("?"),
+                                       second_response_what_, i + 1));
     }
     if (notifications_ > 0) c.warnings.push_back(fmt::format("{} notification(s) before the response", notifications_));
     if (first_invalid_ && *first_invalid_ < i) {
@@ -276,6 +315,7 @@ class SseBody {
       rec.warnings = c.warnings;
       rec.warnings.insert(rec.warnings.end(), std::make_move_iterator(own.begin()), std::make_move_iterator(own.end()));
       rec.sse_events = events_;
+      if (second_response_) rec.second_response_event = *second_response_ + 1;
       if (!rec.stream_retry_ms) rec.stream_retry_ms = end.retry_ms;
       if (!decided_batch_ && last_server_request_ && *last_server_request_ < i &&
           !mcp::in_force(mcp::Rule::server_requests_on_stream, rec.protocol_version) &&
@@ -294,6 +334,9 @@ class SseBody {
   std::size_t notifications_ = 0;            ///< in the whole stream
   std::optional<std::size_t> decider_;       ///< index of the deciding event
   bool decided_batch_ = false;               ///< it carried a batch
+  std::optional<JsonRpcId> decided_id_;       ///< the deciding response's id (not for a batch)
+  std::optional<std::size_t> second_response_;  ///< a later response for the same id, the first such
+  std::string second_response_what_;           ///< "a result", "an error -32001: ..."
   std::vector<Classification> decided_records_;
   std::optional<std::size_t> other_id_;      ///< the first response for another id, used when no other verdict
   std::vector<Classification> other_id_records_;

@@ -118,7 +118,11 @@ Reason error_reason(std::int64_t code) {
 }
 
 Reason error_reason(std::int64_t code, std::string_view message, std::string_view method) {
-  if (error_text_hint(message) == BodyHint::not_initialized) return Reason::server_not_initialized;
+  const BodyHint hint = error_text_hint(message);
+  if (hint == BodyHint::not_initialized) return Reason::server_not_initialized;
+  // -32001 has no fixed meaning: the TypeScript SDK's server sends it for "Session not found", its
+  // client and gateways for "Request timed out". Only a message naming the session blames it.
+  if (code == -32001 && hint != BodyHint::session_gone) return Reason::server_defined_error;
   if (code == -32002 && !method.empty() && !method.starts_with("resources/") &&
       !http::icontains(message.substr(0, kHintTextMax), "resource")) {
     return Reason::server_not_initialized;

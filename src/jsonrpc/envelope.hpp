@@ -54,7 +54,9 @@ Reason error_reason(std::int64_t code);
 /// unknown): server_not_initialized when the message says the server is not initialized
 /// (error_text_hint), or for -32002 answering a known method outside resources/ whose message
 /// names no resource (servers that follow LSP's ServerNotInitialized -32002; MCP's -32002 is
-/// Resource not found, which only a resources/ request can get).
+/// Resource not found, which only a resources/ request can get); server_defined_error for -32001
+/// whose message does not name the session (a gateway's or the TypeScript SDK's "Request timed
+/// out": -32001 has no fixed meaning in MCP).
 Reason error_reason(std::int64_t code, std::string_view message, std::string_view method);
 
 /// What an error text (a JSON-RPC error's message, or a non-JSON error body) says about the

@@ -101,6 +101,11 @@ SessionFacts extract_session_facts(const Exchange& ex, const std::vector<Classif
     if (auto sid = find_header(ex.request->headers, "mcp-session-id")) f.session_id = std::string(*sid);
     f.server = server_of(*ex.request);
   }
+  // A log that keeps only the response headers (a gateway's) shows the session there: the server
+  // sets Mcp-Session-Id on its responses (the initialize response, and any other it chooses).
+  if (f.session_id.empty()) {
+    if (auto sid = find_header(ex.response.headers, "mcp-session-id")) f.session_id = std::string(*sid);
+  }
   f.request = along.request;  // captured, or given beside the capture (ReadAlong::request)
   if (records.empty()) return f;
   const Classification& c = records.front();

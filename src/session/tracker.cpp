@@ -37,6 +37,13 @@ bool answered(const Classification& c) {
   }
 }
 
+/// The failure ended the request's session: the server no longer knows it (a 404 after a session
+/// id, a 400 or a JSON-RPC error naming the session; MCP basic/transports §Session management).
+bool ends_session(const Classification& c) {
+  return c.reason == Reason::session_expired || c.reason == Reason::session_invalid ||
+         c.reason == Reason::session_not_found || c.body_hint == BodyHint::session_gone;
+}
+
 std::string what_of(Outcome o, const std::string& reason, int status) {
   if (o == Outcome::HTTP_ERROR || status >= 300) return fmt::format("{} ({}, HTTP {})", to_string(o), reason, status);
   return fmt::format("{} ({})", to_string(o), reason);
@@ -170,7 +177,10 @@ struct SessionTracker::State {
     std::vector<std::uint64_t> unanswered; ///< keys of this call's attempts still unanswered
     std::string session_id;                ///< the Mcp-Session-Id it was sent with ("" for none)
   };
-  Window<Attempt> attempts;                               ///< hash(method, params) -> last attempt
+  Window<Attempt> attempts;  ///< hash(session id, server, method, params) -> last attempt
+  /// hash(server, method, params) -> the last attempt whose failure ended its session (404 after a
+  /// session id, a body naming the session): the one request another session may replay.
+  Window<Attempt> ended_attempts;
   /// By tool_key (server, session id, name): the latest definition. A tool belongs to the session
   /// (and server) whose tools/list defined it, as request ids do: an interleaving gateway log must
   /// not judge one session's tools/call by another's outputSchema.
@@ -201,6 +211,7 @@ struct SessionTracker::State {
     answered_by_id.forget(oldest, none);
     unanswered_key.forget(oldest, none);
     attempts.forget(oldest, none);
+    ended_attempts.forget(oldest, none);
     // Requests not answered within the window: what the summary reports, oldest first.
     std::vector<Open> gone;
     unanswered.forget(oldest, [&gone](const Open& o) { gone.push_back(o); });
@@ -412,10 +423,20 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<c
     }
   }
 
-  // Replays: the same method and params as an earlier request that failed.
+  // Replays: the same method and params as an earlier request of the same session and server that
+  // failed; or, as the first attempt in its session, of a request on the same server whose failure
+  // ended its session (a client that initialized again and resent the call). Another session's
+  // request is another client's, as far as the capture shows.
   if (is_request && !method.empty()) {
-    const std::uint64_t rkey = json::hash_bytes(method, params_hash);
+    const std::uint64_t call_key = json::hash_bytes(method, params_hash);
+    const std::uint64_t ended_key = json::hash_bytes(f.server, mix64(call_key));
+    const std::uint64_t rkey = json::hash_bytes(f.session_id, json::hash_bytes(f.server, call_key));
     State::Attempt* prev = s.attempts.find(rkey);
+    if (prev == nullptr) {
+      if (State::Attempt* ended = s.ended_attempts.find(ended_key); ended && ended->session_id != f.session_id) {
+        prev = ended;
+      }
+    }
     if (prev && prev->failed) {
       Replay r;
       r.of_source = s.entry_text(prev->entry).source;
@@ -474,10 +495,11 @@ SessionAnnotation SessionTracker::add(const SessionFacts& f, const std::vector<c
     } else if (s.unanswered.contains(request_key)) {
       chain.push_back(request_key);
     }
-    s.attempts.put(rkey,
-                   State::Attempt{a.entry, primary ? primary->outcome : Outcome::NOT_CAPTURED, failed, id_hash,
-                                  std::move(chain), f.session_id},
-                   a.entry);
+    State::Attempt attempt{a.entry, primary ? primary->outcome : Outcome::NOT_CAPTURED, failed, id_hash,
+                           std::move(chain), f.session_id};
+    if (failed && primary && ends_session(*primary)) s.ended_attempts.put(ended_key, attempt, a.entry);
+    else if (prev && prev->session_id != f.session_id) s.ended_attempts.erase(ended_key);  // resent: taken
+    s.attempts.put(rkey, std::move(attempt), a.entry);
   }
 
   for (const ToolDefinition& t : f.tools) {
