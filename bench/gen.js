@@ -5,7 +5,10 @@
 // the contract (shared/classification.md) gives, so the contenders can be checked against it.
 //
 // Usage:
-//   node bench/gen.js jsonl --out FILE (--exchanges N | --mb MB) [--seed S]
+//   node bench/gen.js jsonl --out FILE (--exchanges N | --mb MB) [--seed S] [--gateway]
+//     --gateway: each line also carries a request id (`id`) and a duration (`timing.end_ms`), and
+//     one line in 1,000 is cut short (a damaged line, `invalid_line` in .expected); the
+//     exchanges are the same as without it (tests/stats/chdb.sh, docs/scale.md)
 //   node bench/gen.js curl  --out DIR  --files N [--seed S]
 //   node bench/gen.js har   --out FILE (--exchanges N | --mb MB) [--seed S]
 'use strict';
@@ -275,10 +278,24 @@ function genJsonl(args) {
   const rng = new Rng(Number(args.seed || 1));
   const out = new Out(args.out);
   const expected = new Out(args.out + '.expected');
+  const gateway = 'gateway' in args;
+  const grng = new Rng(Number(args.seed || 1) + 7919);  // its own stream: the exchanges stay the same
   for (let i = 1; i <= n && out.bytes < bytes; i++) {
     const ex = makeExchange(rng, i, {});
-    out.write(JSON.stringify({ status: ex.status, headers: ex.headers, body: ex.body, request: ex.request }) + '\n');
-    expected.write(ex.outcome + '\n');
+    if (!gateway) {
+      out.write(JSON.stringify({ status: ex.status, headers: ex.headers, body: ex.body, request: ex.request }) + '\n');
+      expected.write(ex.outcome + '\n');
+      continue;
+    }
+    const line = JSON.stringify({ id: `req-${i}`, status: ex.status, headers: ex.headers, body: ex.body, request: ex.request,
+      timing: { end_ms: grng.int(1, 2500) } });
+    if (i % 1000 === 500) {
+      out.write(line.slice(0, Math.floor(line.length / 2)) + '\n');
+      expected.write('invalid_line\n');
+    } else {
+      out.write(line + '\n');
+      expected.write(ex.outcome + '\n');
+    }
   }
   out.close();
   expected.close();
@@ -350,7 +367,8 @@ function die(msg) {
 function parseArgs(argv) {
   const args = { _: [] };
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i].startsWith('--')) args[argv[i].slice(2)] = argv[++i];
+    if (argv[i] === '--gateway') args.gateway = true;
+    else if (argv[i].startsWith('--')) args[argv[i].slice(2)] = argv[++i];
     else args._.push(argv[i]);
   }
   return args;

@@ -41,6 +41,12 @@ struct CaptureOptions {
   /// The caller promises 64 readable bytes after the input it passes (it was read with room to
   /// spare), so a large JSON document (a HAR file) is parsed in place instead of copied first.
   bool padded = false;
+  /// Row mode (`mcptriage stats --rows`, docs/scale.md): every line of a JSON Lines log gives an
+  /// entry, a blank line too (a skipped `invalid_line`), so that each line has its row.
+  bool rows = false;
+  /// `--key-field NAME`: the member of a JSON Lines log line copied to its exchange
+  /// (Exchange::key); "" for none.
+  std::string key_field = {};
 };
 
 /// Detects the capture format of `bytes` and reads every exchange in it.

@@ -155,6 +155,12 @@ struct Exchange {
   /// records, and `response.body` holds only the block of the deciding event (or nothing).
   std::shared_ptr<const Judged> judged = nullptr;
   CaptureTime time;  ///< set by the readers whose format records it (HAR)
+  /// A JSON Lines log: the line the exchange starts on (from 1, counted over the whole log); 0
+  /// for other formats.
+  std::size_t line = 0;
+  /// A JSON Lines log read with CaptureOptions::key_field: that member of its first line, a
+  /// string as it is, any other JSON value as minified text; nullopt when the line has none.
+  std::optional<std::string> key = std::nullopt;
 };
 
 /// Where a record comes from, as integers: the input of the run, the exchange in it, and the

@@ -88,6 +88,7 @@ struct SkippedEntry {
   SourceRef source;
   CaptureFormat format;
   const Skip& skip;
+  const Record* record = nullptr;  ///< the record standing for it (Record::line and key), when the run has one
 };
 
 /// One event of an event stream read live, as it arrived (`--events`, and the table on a

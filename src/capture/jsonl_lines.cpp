@@ -33,6 +33,9 @@ void JsonLinesReader::handle_line(std::string_view line, std::size_t line_no) {
     return;
   }
   const View root = *parsed;
+  if (!options_.key_field.empty()) {
+    if (auto key = root.get(options_.key_field)) line_keys_.emplace(line_no, key->is_string() ? std::string(*key->string()) : json::minified(*key));
+  }
   if (!root.is_object() && !root.is_array()) {
     add_skip(line_no, SkipReason::invalid_line, "line " + std::to_string(line_no) + " is not a JSON object");
     return;

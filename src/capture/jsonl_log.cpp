@@ -28,6 +28,7 @@ std::expected<std::vector<Exchange>, CaptureError> JsonLinesReader::read(std::st
     if (!skipped) {
       expire(line_no);
       if (!is_blank(line)) handle_line(trim_line(line), line_no);
+      else if (options_.rows) add_skip(line_no, SkipReason::invalid_line, "line " + std::to_string(line_no) + " is blank");
     }
     if (waiting()) continue;
     quiet_line = line_no;

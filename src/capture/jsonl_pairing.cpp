@@ -311,6 +311,10 @@ std::vector<Exchange> JsonLinesReader::to_exchanges() {
     ex.format = format;
     ex.warnings = std::move(p.warnings);
     ex.time = p.time;
+    ex.line = p.first_line;
+    if (!line_keys_.empty()) {
+      if (auto k = line_keys_.find(p.first_line); k != line_keys_.end()) ex.key = std::move(k->second);
+    }
     if (p.skip) {
       ex.skipped = std::move(p.skip);
       ex.response.status = 0;

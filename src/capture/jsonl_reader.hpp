@@ -254,6 +254,8 @@ class JsonLinesReader {
  private:
   std::string_view name_;
   const CaptureOptions& options_;
+  /// CaptureOptions::key_field: the key of each line that has one (Exchange::key), by line.
+  std::map<std::size_t, std::string> line_keys_;
   std::size_t first_index_ = 0;
   std::size_t first_line_ = 0;
   bool padded_ = false;  ///< the text read has json::kPadding bytes after it (read())

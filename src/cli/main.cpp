@@ -4,6 +4,7 @@
 
 #include "cli/explain.hpp"
 #include "cli/run.hpp"
+#include "cli/stats.hpp"
 #include "proxy/proxy.hpp"
 
 #ifdef MCPTRIAGE_WITH_JEMALLOC
@@ -30,6 +31,12 @@ constexpr Command kCommands[] = {
     {"explain", "what a reason code, an outcome or a skipped record's reason means", mcptriage::cli::explain_main},
     {"proxy", "sits between an MCP client and its server: forwards, classifies, records, injects faults",
      mcptriage::proxy::proxy_main},
+    {"stats", "one summary of every exchange read: counts, failure rates, latency quantiles by server, method, "
+              "tool, layer, outcome, reason; merged summaries; rows for ClickHouse and Spark (docs/stats.md)",
+     mcptriage::cli::stats_main},
+    {"diff", "two captures or logs compared per method and tool: failure rates, new failing reasons, changed "
+             "exchanges (docs/stats.md)",
+     mcptriage::cli::diff_main},
 };
 
 int triage(int argc, char** argv) { return mcptriage::cli::triage_main(argc, argv, kCommands); }

@@ -13,7 +13,7 @@
 namespace mcptriage::cli {
 
 std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const* argv,
-                                                     std::span<const Command> commands) {
+                                                     std::span<const Command> commands, const ExtendOptions& extend) {
   RawOptions opt;
   std::string id;
   std::string protocol_version;
@@ -124,6 +124,7 @@ std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const
       ->type_name("DURATION");
   app.add_flag("--no-redact", opt.no_redact,
                "Print credentials as captured (Authorization, cookies, API keys, tokens); redacted by default");
+  if (extend) extend(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <expected>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,7 +14,15 @@
 #include "cli/command.hpp"
 #include "mcptriage/capture.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace mcptriage::cli {
+
+/// A subcommand that takes the triage options (mcptriage stats) changes the option table here
+/// before it is parsed: its name, its help, options of its own, options it removes.
+using ExtendOptions = std::function<void(CLI::App&)>;
 
 /// The triage flags as given, checked only for their form (CLI11's validators).
 struct RawOptions {
@@ -59,8 +68,10 @@ struct OptionsExit {
 
 /// Parses the triage command line (argv[0] is the program). Usage errors read
 /// "mcptriage: error: WHY\nRun with --help for usage.\n". The help lists `commands`
-/// (command.hpp, commands_help) above its examples.
+/// (command.hpp, commands_help) above its examples; `extend` changes the table first (a
+/// subcommand's own options).
 std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const* argv,
-                                                     std::span<const Command> commands = {});
+                                                     std::span<const Command> commands = {},
+                                                     const ExtendOptions& extend = {});
 
 }  // namespace mcptriage::cli

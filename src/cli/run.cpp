@@ -197,12 +197,13 @@ int triage_main(int argc, char** argv, std::span<const Command> commands) {
   return to_int(run(*config, env));
 }
 
-ExitCode run(const Config& config, const Env&) {
+ExitCode run(const Config& config, const Env&, const RunOutput& output) {
   set_redaction(config.redact);
 
   // The outputs: records on standard output, reports to their files (or after the records).
   io::FdOutput standard_output(STDOUT_FILENO, "standard output");
-  std::unique_ptr<RecordSink> records_sink = config.format == OutputFormat::jsonl
+  std::unique_ptr<RecordSink> records_sink = output.make_sink ? output.make_sink(standard_output)
+                                             : config.format == OutputFormat::jsonl
                                                  ? make_jsonl_sink(standard_output)
                                                  : make_table_sink(standard_output, TableOptions{config.color, config.explain, config.verbose});
   std::vector<Report> reports;
@@ -289,9 +290,11 @@ ExitCode run(const Config& config, const Env&) {
   io::PipelineOptions pipeline;
   pipeline.capture = config.capture;
   pipeline.jobs = config.jobs > 0 ? config.jobs : io::default_jobs();
-  io::FileSource file_source(inputs, io::file_source_sizes(pipeline));
+  io::FileSource::Sizes sizes = io::file_source_sizes(pipeline);
+  sizes.eager = output.rows;
+  io::FileSource file_source(inputs, sizes);
   // Standard input from a pipe or a terminal, alone: read live (issue 16, live_source.hpp).
-  const bool live = io::LiveSource::applies(inputs);
+  const bool live = !output.rows && io::LiveSource::applies(inputs);
   std::optional<LiveSignals> signals;
   std::optional<io::LiveSource> live_source;
   if (live) {
@@ -331,6 +334,7 @@ ExitCode run(const Config& config, const Env&) {
   for (const ManifestEntry& m : config.manifest) options.manifest.push_back(m.expectation);
   options.fail_on = config.fail_on;
   options.pipeline = pipeline;
+  options.damaged_lines_are_rows = output.rows;
   Triage triage(inputs, std::move(options), sinks, reporter);
   try {
     triage.run(source);
@@ -371,7 +375,7 @@ ExitCode run(const Config& config, const Env&) {
       output_failed = true;
     }
   }
-  if (!config.quiet) std::cerr << "mcptriage: " << triage.tally().summary(reporter.input_errors) << "\n";
+  if (!config.quiet && !output.rows) std::cerr << "mcptriage: " << triage.tally().summary(reporter.input_errors) << "\n";
   if (output_failed) return ExitCode::output_error;
   const ExitCode status = run_status(reporter.input_errors, broken);
   // Live standard input: the wait was cut, 130, 143 or 129 over 3 and 1. A follow ends by a

@@ -16,6 +16,8 @@ Record skipped_record(const Exchange& exchange, SourceRef where) {
   Record r;
   r.source = where;
   r.format = exchange.format;
+  r.line = exchange.line;
+  r.key = exchange.key;
   r.c.outcome = Outcome::NOT_CAPTURED;
   r.c.layer = layer_of(r.c.outcome);
   if (exchange.skipped) r.c.detail = exchange.skipped->detail;
@@ -94,6 +96,9 @@ void Triage::records_of(const Exchange& ex, const ContextFlags& flags, SourceRef
     made.c = std::move(results[k]);
     made.facts = facts;
     made.timing = ex.timing;
+    made.time = ex.time;
+    made.line = ex.line;
+    if (k == 0) made.key = ex.key;
     made.view = view;
     // The output's text of the record, made here on the worker (JSON Lines: but its source).
     if (preparer_ != nullptr) preparer_->prepare(made, prepared.emplace_back());
@@ -240,10 +245,10 @@ void Triage::dispatch(std::span<Record> records, std::span<std::string> prepared
     Record& r = records[k];
     if (r.facts && r.facts->skipped) {  // a skipped entry is no record
       const Skip& skip = *r.facts->skipped;
-      for (RecordSink* s : sinks_) s->skipped(SkippedEntry{r.source, r.format, skip});
+      for (RecordSink* s : sinks_) s->skipped(SkippedEntry{r.source, r.format, skip, &r});
       // A log line that is not JSON at all means the log is damaged (cut short, corrupted): an
       // input error, so that --expect cannot pass over it.
-      if (skip.not_json) {
+      if (skip.not_json && !options_.damaged_lines_are_rows) {
         input_error(in.name, skip.detail);
       }
       continue;

@@ -43,6 +43,9 @@ struct TriageOptions {
   /// `--session`: the inputs, in their order, are one session (one session walk, one summary);
   /// false: each input is a session of its own.
   bool one_session = false;
+  /// Row mode (`stats --rows`): a log line that is not JSON is a row (a skipped entry) and no
+  /// input error, so that the run ends cleanly and standard error stays quiet.
+  bool damaged_lines_are_rows = false;
   io::PipelineOptions pipeline;
 };
 

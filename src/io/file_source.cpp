@@ -25,8 +25,8 @@ std::string errno_text(int err) { return std::strerror(err); }
 
 /// Appends up to `want` bytes read from `fd` to `buf` (read_interruptible with `stop_fd`).
 /// Returns false on a read error (`err` set; ECANCELED: the run stopped); `eof` is set when the
-/// input ended.
-bool read_more(int fd, std::string& buf, std::size_t want, bool& eof, int& err, int stop_fd) {
+/// input ended. `once`: returns after the first read that gave bytes (Sizes::eager).
+bool read_more(int fd, std::string& buf, std::size_t want, bool& eof, int& err, int stop_fd, bool once = false) {
   const std::size_t old = buf.size();
   bool ok = true;
   buf.resize_and_overwrite(old + want, [&](char* p, std::size_t) {
@@ -43,6 +43,7 @@ bool read_more(int fd, std::string& buf, std::size_t want, bool& eof, int& err, 
         break;
       }
       got += static_cast<std::size_t>(n);
+      if (once) break;
     }
     return old + got;
   });
@@ -54,7 +55,7 @@ bool read_more(int fd, std::string& buf, std::size_t want, bool& eof, int& err, 
 void FileSource::produce(Feed& feed) {
   for (std::size_t i = 0; i < inputs_.size(); ++i) {
     const std::string& path = inputs_[i].path;
-    if (!path.empty()) {
+    if (!path.empty() && !sizes_.eager) {  // row mode reads every input as a log
       struct stat st {};
       if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
           static_cast<std::size_t>(st.st_size) <= sizes_.whole_file_max) {
@@ -97,8 +98,9 @@ void FileSource::stream(std::size_t i, Feed& feed) {
   bool eof = false;
   int err = 0;
   // The head: at least one block, and whole lines.
-  while (!eof && buf.size() < block) {
-    if (!read_more(fd, buf, block, eof, err, stop_fd)) return fail(err);
+  const bool eager = sizes_.eager;
+  while (!eof && buf.size() < block && !(eager && buf.find('\n') != std::string::npos)) {
+    if (!read_more(fd, buf, block, eof, err, stop_fd, eager)) return fail(err);
   }
   if (!eof && buf.find('\n') == std::string::npos) {
     // A first line longer than a block (a log's big first entry, or no line at all: a document,
@@ -109,7 +111,7 @@ void FileSource::stream(std::size_t i, Feed& feed) {
     while (!eof) {
       if (total > limit) return feed.failed(i, too_large_message(limit));
       std::string part;
-      if (!read_more(fd, part, block, eof, err, stop_fd)) return fail(err);
+      if (!read_more(fd, part, block, eof, err, stop_fd, eager)) return fail(err);
       total += part.size();
       const bool line_end = part.find('\n') != std::string::npos;
       parts.push_back(std::move(part));
@@ -127,7 +129,8 @@ void FileSource::stream(std::size_t i, Feed& feed) {
     buf = std::move(head);
   }
   const std::size_t head_end = last_newline(buf);
-  if (!is_json_lines(std::string_view(buf).substr(0, head_end == std::string::npos ? buf.size() : head_end + 1))) {
+  // Row mode reads a log whatever its first line is: a damaged first line is a row too.
+  if (!eager && !is_json_lines(std::string_view(buf).substr(0, head_end == std::string::npos ? buf.size() : head_end + 1))) {
     // Not a log: the input is one document, read whole (up to --max-input) in blocks joined
     // once, never past the limit (read_limited.hpp): a huge stream costs --max-input.
     if (!eof) {
@@ -145,7 +148,7 @@ void FileSource::stream(std::size_t i, Feed& feed) {
   auto emit_block = [&](std::string data, bool last) {
     const std::size_t first_line = lines_before;
     lines_before += count_newlines(data);
-    feed.lines(i, std::move(data), first_line, last, /*follow=*/false);
+    feed.lines(i, std::move(data), first_line, last, /*follow=*/eager);
   };
   for (;;) {
     const std::size_t nl = eof ? std::string::npos : last_newline(buf);
@@ -179,7 +182,7 @@ void FileSource::stream(std::size_t i, Feed& feed) {
       return feed.failed(i, "a line longer than --max-input (" + std::to_string(limit) +
                                 " bytes); raise the limit with --max-input BYTES");
     }
-    if (!read_more(fd, buf, block, eof, err, stop_fd)) return fail(err);
+    if (!read_more(fd, buf, block, eof, err, stop_fd, eager)) return fail(err);
   }
 }
 

@@ -82,6 +82,10 @@ class FileSource final : public Source {
     std::size_t max_input = 0;       ///< `--max-input`: one document, or one line of a log
     std::size_t block = 0;           ///< a JSON Lines log is read in blocks of about this many bytes
     std::size_t whole_file_max = 0;  ///< files up to this size are read whole by a worker
+    /// Row mode (`stats --rows`): the whole lines of each read of a JSON Lines log from a pipe
+    /// are fed at once, and their records flushed (Feed::lines with `follow`), instead of
+    /// waiting for a block: a ClickHouse executable_pool sends a few rows and waits for theirs.
+    bool eager = false;
   };
   FileSource(std::span<const Input> inputs, Sizes sizes) : inputs_(inputs), sizes_(sizes) {}
   void produce(Feed& feed) override;

@@ -8,7 +8,7 @@ help_opts=$("$bin" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
 # In roff, a dash is written \-; undo that before looking for options. The PROXY section
 # documents `mcptriage proxy` and is checked against `mcptriage proxy --help`.
 page=$(sed 's/\\-/-/g' "$root/docs/mcptriage.1")
-man_opts=$(awk '/^\.SH PROXY/ {skip = 1; next} /^\.SH / {skip = 0} !skip' <<<"$page" | grep -E '^\.(TP|B|BR|BI)|^\.B' | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+man_opts=$(awk '/^\.SH (PROXY|STATS)/ {skip = 1; next} /^\.SH / {skip = 0} !skip' <<<"$page" | grep -E '^\.(TP|B|BR|BI)|^\.B' | grep -oE -- '--[a-z][a-z-]+' | sort -u)
 for o in $help_opts; do
   check "man page documents $o" grep -qx -- "$o" <<<"$man_opts"
 done
@@ -30,6 +30,16 @@ check "--help lists the subcommands explain and proxy" bash -c 'grep -qx explain
 for c in $subcommands; do
   check "mcptriage $c --help exits 0 and prints its usage" bash -c '"$0" "$1" --help | grep -q "mcptriage $1"' "$bin" "$c"
   check "man page names the subcommand $c" grep -qE "^\.B mcptriage $c\b" <<<"$page"
+done
+# The STATS section documents what `stats --help` and `diff --help` add to the triage options.
+stats_help=$( ("$bin" stats --help; "$bin" diff --help) | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+stats_man=$(awk '/^\.SH STATS/ {on = 1; next} /^\.SH / {on = 0} on' <<<"$page" | grep -E '^\.(TP|B|BR|BI)|^\.B' | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+for o in $stats_help; do
+  grep -qx -- "$o" <<<"$help_opts" && continue
+  check "man page STATS section documents $o" grep -qx -- "$o" <<<"$stats_man"
+done
+for o in $stats_man; do
+  check "stats or diff --help lists $o (named in the STATS section)" grep -qx -- "$o" <<<"$stats_help"
 done
 check "man page renders without warnings" bash -c '[ -z "$(groff -man -Tutf8 -ww -z "$0" 2>&1)" ]' "$root/docs/mcptriage.1"
 finish
