@@ -111,7 +111,7 @@ Summary sample(int seed) {
   for (int i = 0; i < 300; ++i) {
     const bool ok = rng() % 4 != 0;
     Record r = record("tool" + std::to_string(rng() % 5), ok ? Outcome::TOOL_SUCCESS : Outcome::TOOL_ERROR,
-                      ok ? Reason::tool_success : Reason::tool_error, rng() % 3 ? std::optional<double>(1 + rng() % 900) : std::nullopt);
+                      ok ? Reason::tool_success : Reason::tool_error, rng() % 3 ? std::optional<double>(static_cast<double>(1 + rng() % 900)) : std::nullopt);
     if (rng() % 10 == 0) {
       r.c.outcome = Outcome::JSONRPC_ERROR;
       r.c.reason = Reason::invalid_params;
