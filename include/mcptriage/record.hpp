@@ -32,9 +32,9 @@ struct Record {
   /// When its exchange arrived, read live (docs/output.md `timing`); absent offline.
   std::optional<LiveTiming> timing = std::nullopt;
   /// When its exchange happened, as the capture tells it (Exchange::time: HAR, a proxy recording).
-  CaptureTime time;
+  CaptureTime time = {};
   std::size_t line = 0;                  ///< Exchange::line: its JSON Lines log line, 0 otherwise
-  std::optional<std::string> key;        ///< Exchange::key (`--key-field`)
+  std::optional<std::string> key = std::nullopt;  ///< Exchange::key (`--key-field`)
   /// What a report shows of the record's exchange besides its verdict (headers, body previews,
   /// event-stream events), redacted already; made on the worker only when a sink asks for it
   /// (RecordSink::wants_views), shared by the records of one batch reply. Null otherwise.
