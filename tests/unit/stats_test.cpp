@@ -173,7 +173,6 @@ TEST(Summary, OtherVersionsAndDamageRefused) {
   EXPECT_NE(older.error().find("schema version 0, not 1"), std::string::npos);
   for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
            {"\"records\":300", "\"records\":301"},       // totals that the cells do not give
-           {"\"outcome\":\"TOOL_ERROR\",\"reason\":\"tool_error\"", "\"outcome\":\"TOOL_ERROR\",\"reason\":\"tool_success\""},
            {"\"cells\":[", "\"cells\":[7,"},
            {"\"resends\":1", "\"resends\":\"1\""},
            {"\"schema\":\"mcptriage-stats\"", "\"schema\":\"other\""},
@@ -181,6 +180,16 @@ TEST(Summary, OtherVersionsAndDamageRefused) {
     const auto bad = from_json(replace(good, from, to));
     EXPECT_FALSE(bad.has_value()) << from << " -> " << to;
   }
+  // A cell whose reason is not one of its outcome's. The roll-ups (by_reason, ...) come before the
+  // cells and are derived: the reader rebuilds them from the cells, so the damage goes in a cell.
+  const auto cells_at = good.find("\"cells\":[");
+  ASSERT_NE(cells_at, std::string::npos);
+  const std::string damaged_cell =
+      good.substr(0, cells_at) + replace(good.substr(cells_at), "\"outcome\":\"TOOL_ERROR\",\"reason\":\"tool_error\"",
+                                         "\"outcome\":\"TOOL_ERROR\",\"reason\":\"tool_success\"");
+  const auto bad_cell = from_json(damaged_cell);
+  ASSERT_FALSE(bad_cell.has_value());
+  EXPECT_NE(bad_cell.error().find("\"tool_success\" is no reason of TOOL_ERROR"), std::string::npos) << bad_cell.error();
   EXPECT_FALSE(from_json(good.substr(0, good.size() / 2)).has_value());
   EXPECT_FALSE(from_json("").has_value());
 }
