@@ -239,22 +239,10 @@ std::vector<Verdict> Triage::add(std::string_view line, std::size_t n,
       }
       v.session_id = !facts.session_id.empty();
       v.replay = annotation.replay;
-      // Expectations, as the CLI checks them (docs/ci.md).
-      CaseResult result{sources[k], {}, opt_.input_name, false, true, ""};
-      if (opt_.expect) {
-        result.has_expectation = true;
-        if (!opt_.expect->holds(rec.c)) {
-          result.passed = false;
-          result.failure = fmt::format("{} is {} ({}, layer {}), expected {}", sources[k], to_string(rec.c.outcome),
-                                       to_string(rec.c.reason), to_string(rec.c.layer), opt_.expect->describe());
-        }
-      }
-      if (std::find(opt_.fail_on.begin(), opt_.fail_on.end(), rec.c.outcome) != opt_.fail_on.end()) {
-        result.has_expectation = true;
-        result.passed = false;
-        result.failure = fmt::format("{} is {} ({}), listed in --fail-on", sources[k], to_string(rec.c.outcome),
-                                     to_string(rec.c.reason));
-      }
+      // Expectations, checked as the CLI checks them (report.hpp check_expectations, docs/ci.md):
+      // under --fail-on every record counts as checked, one not listed holds.
+      const Check check = check_expectations(sources[k], rec.c, opt_.expect ? &*opt_.expect : nullptr, opt_.fail_on);
+      CaseResult result{sources[k], {}, opt_.input_name, check.has_expectation, check.passed, check.failure};
       if (!result.passed) {
         ++broken_;
         std::cerr << "mcptriage: expectation broken: " << escape_terminal(redact(result.failure)) << "\n";

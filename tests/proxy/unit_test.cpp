@@ -3,7 +3,10 @@
 // reader (its `proxy` member), --upstream parsing, the record budget and the watcher.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -15,6 +18,7 @@
 #include "proxy/json_peek.hpp"
 #include "proxy/server.hpp"
 #include "proxy/sse_framer.hpp"
+#include "proxy/triage.hpp"
 #include "proxy/watcher.hpp"
 
 namespace mcptriage::proxy {
@@ -360,6 +364,29 @@ TEST(ProxyHar, TimeIsTheSumOfTimingsAndSendIsMeasured) {
   c.timing.response_ms = 2.0;
   c.timing.end_ms = 3.25;
   check(c, 3.25, 3.0, -1.0, 0.0);
+}
+
+// --fail-on counts every record as checked, one not listed holds: the proxy's summary line is the
+// one `mcptriage --fail-on` prints on the proxy's own recording (report.hpp check_expectations).
+// Issue 25: the proxy said "1 exchange: 1 TOOL_SUCCESS", the CLI "...; expectations 1 held, 0 broken".
+TEST(ProxyTriage, FailOnCountsEveryRecordAsTheCliDoes) {
+  TriageOptions options;
+  options.fail_on = {Outcome::HTTP_ERROR};
+  std::FILE* out = std::tmpfile();
+  ASSERT_NE(out, nullptr);
+  std::ostringstream err;
+  std::streambuf* was = std::cerr.rdbuf(err.rdbuf());
+  int status = -1;
+  {
+    Triage triage(options, out);
+    triage.add(exchange_line(sample(), std::nullopt), 1, {});
+    status = triage.finish("", "");
+  }
+  std::cerr.rdbuf(was);
+  std::fclose(out);
+  EXPECT_EQ(status, 0);
+  EXPECT_NE(err.str().find("mcptriage: 1 exchange: 1 TOOL_SUCCESS; expectations 1 held, 0 broken"), std::string::npos)
+      << err.str();
 }
 
 TEST(ProxyUpstream, ParsesUrls) {
