@@ -9,6 +9,7 @@
 #include <ctime>
 #include <iterator>
 
+#include "capture/body.hpp"
 #include "mcptriage/capture.hpp"
 #include "mcptriage/http.hpp"
 #include "mcptriage/render.hpp"
@@ -63,33 +64,29 @@ RecordBody record_body(const Captured& c) {
   } else if (cut) {
     rb.state = "cut";
   }
-  // A content coding: decoded for the record, as HAR exporters and the client's HTTP library do.
+  // A content coding: decoded for the record, as HAR exporters and the client's HTTP library do,
+  // by the readers' own body step (capture::decode_body: gzip, deflate, br, zstd), bounded by the
+  // record's bound.
   if (auto coding = find_header(c.response_headers, "Content-Encoding"); coding && !rb.bytes.empty()) {
-    std::string lc(*coding);
-    for (char& ch : lc) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    std::expected<http::Inflated, std::string> inflated = std::unexpected(std::string("not gzip or deflate"));
-    const std::size_t bound = c.record_bound;
-    if (lc == "gzip" || lc == "x-gzip") inflated = http::gunzip_prefix(rb.bytes, bound);
-    else if (lc == "deflate") inflated = http::inflate_deflate_prefix(rb.bytes, bound);
-    else if (lc == "identity") inflated = http::Inflated{rb.bytes, false};
-    if (inflated) {
-      rb.bytes = std::move(inflated->bytes);
-      if (inflated->cut) {
-        rb.state = "cut_at_limit";
-        rb.notes.push_back(fmt::format("the record keeps the first {} bytes of the body once decoded ({}), the proxy's "
-                                       "bound per record: judged as cut short", bound, std::string(*coding)));
-      }
-    } else if (cut && (lc == "gzip" || lc == "x-gzip" || lc == "deflate")) {
-      rb.notes.push_back("Content-Encoding: " + std::string(*coding) + " body cut before its end could not be decoded (" +
-                         inflated.error() + "): the record keeps no body");
+    Response coded;
+    coded.headers = c.response_headers;
+    coded.body = std::move(rb.bytes);
+    std::vector<std::string> warnings;
+    capture::decode_body(coded, warnings, c.record_bound);  // the bytes as they came on the wire
+    rb.bytes = std::move(coded.body);
+    if (!coded.undecoded_coding.empty()) {
+      // Not decoded (a coding no reader decodes, or bytes not in it): a cut body could not be.
+      rb.notes.push_back(cut ? "Content-Encoding: " + std::string(*coding) + " body cut before its end could not be "
+                                   "decoded (" + warnings.back() + "): the record keeps no body"
+                             : "Content-Encoding: " + std::string(*coding) + ": the proxy cannot decode it (" +
+                                   warnings.back() + "), so the record keeps no body; the client got " +
+                                   std::to_string(c.body_bytes) + " bytes");
       rb.bytes.clear();
       rb.state = "not_captured";
-    } else {
-      rb.notes.push_back("Content-Encoding: " + std::string(*coding) + ": the proxy does not decode it (" +
-                         inflated.error() + "), so the record keeps no body; the client got " +
-                         std::to_string(c.body_bytes) + " bytes");
-      rb.bytes.clear();
-      rb.state = "not_captured";
+    } else if (coded.cut_at_max_body) {
+      rb.state = "cut_at_limit";
+      rb.notes.push_back(fmt::format("the record keeps the first {} bytes of the body once decoded ({}), the proxy's "
+                                     "bound per record: judged as cut short", c.record_bound, std::string(*coding)));
     }
   }
   if (!is_valid_utf8(rb.bytes)) {

@@ -366,6 +366,51 @@ TEST(ProxyHar, TimeIsTheSumOfTimingsAndSendIsMeasured) {
   check(c, 3.25, 3.0, -1.0, 0.0);
 }
 
+// A content coding is decoded for the record by the readers' own body step (capture::decode_body):
+// zstd and br as gzip. Issue 25: the proxy had its own gzip/deflate step and kept no body of a
+// zstd or br answer (NOT_CAPTURED body_not_captured), while the curl -si capture of the same
+// response read offline is TOOL_SUCCESS. The bytes: sample()'s body through zstd 1.5.4 -19
+// --no-check and node 20 zlib.brotliCompressSync.
+TEST(ProxyRecordLine, DecodesEveryCodingTheReadersDecode) {
+  const std::string zstd_bytes(
+      "\x28\xb5\x2f\xfd\x00\x68\x0d\x02\x00\x52\x04\x0e\x11\xa0\xed\xe0\xee\x52\x79\xbf\xce\xea\xf1\xbf\xbb\xe6\x2e\xfc"
+      "\x7f\x43\xb5\x96\xfa\x84\xbe\xe0\x2d\xb9\xbf\x67\x37\xfb\x94\xec\x9b\x71\xb3\x66\x4e\xf7\xbd\x22\xe4\x77\x30\xf6"
+      "\x27\x1d\x5c\x84\xf1\xbd\x71\x8f\x35\xa8\x4e\x03\x01\x00\xac\xa1\x40\x01",
+      80);
+  const std::string br_bytes(
+      "\x1b\x4a\x00\xe8\xac\x8e\x77\x1a\x5e\xc8\x21\x21\x9a\x22\xa5\xd9\x09\x46\xf1\x23\x54\x7a\x8b\xec\x6d\xc9\x2c\x99"
+      "\xb4\x64\x11\x71\x69\x9d\xbe\x2e\x96\x05\x43\xd6\x22\x63\x70\x72\x3d\xe0\xe2\x4b\x0c\xe7\x8d\x14\xd5\x52\x25\xbb"
+      "\xa5\x29\xf1\x64\x46\x3d\x5f\xb0\x98\x41\x21\x52\x9e\x1e\x03\xc8\xc2\xf5\x7d\xea\x05",
+      79);
+  for (const auto& [coding, bytes] : {std::pair{"zstd", zstd_bytes}, std::pair{"br", br_bytes}}) {
+    Captured c = sample();
+    const std::string json = c.body;
+    c.response_headers = {{"Content-Type", "application/json"}, {"Content-Encoding", coding}};
+    c.body = bytes;
+    c.body_bytes = bytes.size();
+    const std::string line = exchange_line(c, std::nullopt);
+    EXPECT_NE(line.find(R"("body":"complete")"), std::string::npos) << coding << ": " << line;
+    const Exchange ex = read_back(line);
+    EXPECT_EQ(ex.response.body, json) << coding;
+    const auto results = classify(ex, ContextFlags{}, 0);
+    ASSERT_EQ(results.size(), 1u);
+    EXPECT_EQ(results[0].outcome, Outcome::TOOL_SUCCESS) << coding << ": " << to_string(results[0].reason);
+    // Over the record's bound once decoded: cut there, as --max-body offline.
+    c.record_bound = 20;
+    const Exchange cut = read_back(exchange_line(c, std::nullopt));
+    EXPECT_EQ(cut.response.body, json.substr(0, 20)) << coding;
+    EXPECT_TRUE(cut.response.cut_at_max_body) << coding;
+  }
+  // A coding nothing decodes: no body kept, and the record says so.
+  Captured c = sample();
+  c.response_headers = {{"Content-Type", "application/json"}, {"Content-Encoding", "compress"}};
+  c.body = "\x1f\x9d\x90 not really";
+  c.body_bytes = c.body.size();
+  const std::string line = exchange_line(c, std::nullopt);
+  EXPECT_NE(line.find(R"("body":"not_captured")"), std::string::npos) << line;
+  EXPECT_EQ(read_back(line).response.body, "");
+}
+
 // --fail-on counts every record as checked, one not listed holds: the proxy's summary line is the
 // one `mcptriage --fail-on` prints on the proxy's own recording (report.hpp check_expectations).
 // Issue 25: the proxy said "1 exchange: 1 TOOL_SUCCESS", the CLI "...; expectations 1 held, 0 broken".
