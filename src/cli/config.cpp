@@ -9,6 +9,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "io/duration.hpp"
 #include "io/read_limited.hpp"
 #include "mcptriage/render.hpp"
 #include "mcptriage/jsonrpc.hpp"
@@ -49,21 +50,6 @@ Env Env::from_process() {
   env.mcptriage_now = env_var("MCPTRIAGE_NOW");
   env.clock = static_cast<long long>(std::time(nullptr));
   return env;
-}
-
-std::optional<std::chrono::milliseconds> parse_duration(std::string_view text) {
-  std::size_t k = 0;
-  unsigned long long n = 0;
-  while (k < text.size() && text[k] >= '0' && text[k] <= '9') {
-    if (n > 1'000'000'000ULL) return std::nullopt;
-    n = n * 10 + static_cast<unsigned long long>(text[k] - '0');
-    ++k;
-  }
-  if (k == 0 || n == 0) return std::nullopt;
-  const std::string_view unit = text.substr(k);
-  const unsigned long long scale = unit == "ms" ? 1 : unit.empty() || unit == "s" ? 1000 : unit == "m" ? 60'000 : unit == "h" ? 3'600'000 : 0;
-  if (scale == 0) return std::nullopt;
-  return std::chrono::milliseconds(static_cast<long long>(n * scale));
 }
 
 std::expected<Config, UsageError> resolve_config(const RawOptions& opt, const Env& env) {
@@ -182,10 +168,10 @@ std::expected<Config, UsageError> resolve_config(const RawOptions& opt, const En
   for (const auto& [flag, text, out] : {std::tuple{"--idle-timeout", &opt.idle_timeout, &cfg.idle_timeout},
                                         std::tuple{"--timeout", &opt.timeout, &cfg.timeout}}) {
     if (text->empty()) continue;
-    *out = parse_duration(*text);
+    *out = io::parse_duration(*text);
     if (!*out) {
-      return fail(std::string("mcptriage: error: ") + flag + " " + escape_terminal(*text) +
-                  " is not a duration: write a number and a unit, e.g. 30s, 2m, 500ms\n");
+      return fail(std::string("mcptriage: error: ") + flag + " " + escape_terminal(*text) + " is not a duration: " +
+                  std::string(io::duration_grammar()) + "\n");
     }
   }
   return cfg;

@@ -95,10 +95,6 @@ struct UsageError {
 /// `--request` file read whole); `--expect`, `--fail-on`, the `--manifest` file read and parsed;
 /// standard input as the input when none is given. Errors (exit 2) name the flag and why, in
 /// the words of docs/exit-codes.md.
-/// A duration as `--idle-timeout` and `--timeout` take it: a number and a unit (ms, s, m, h; s
-/// when none), more than zero; nullopt when it is not one.
-std::optional<std::chrono::milliseconds> parse_duration(std::string_view text);
-
 std::expected<Config, UsageError> resolve_config(const RawOptions& raw, const Env& env);
 
 }  // namespace mcptriage::cli

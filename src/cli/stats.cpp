@@ -14,6 +14,7 @@
 #include "cli/config.hpp"
 #include "cli/options.hpp"
 #include "cli/run.hpp"
+#include "io/duration.hpp"
 #include "io/output.hpp"
 #include "io/read_limited.hpp"
 #include "mcptriage/render.hpp"
@@ -127,7 +128,7 @@ int stats_main(int argc, char** argv) {
   if (so.rows && !so.format.empty()) return usage("--rows writes JSON lines: no --format");
   std::optional<std::chrono::milliseconds> interval;
   if (!so.interval.empty()) {
-    interval = parse_duration(so.interval);
+    interval = io::parse_duration(so.interval);
     if (!interval) return usage("--interval: not a duration (a number and ms, s, m or h): " + escape_terminal(so.interval));
   }
   auto config = resolve_config(*raw, env);

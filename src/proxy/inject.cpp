@@ -8,6 +8,7 @@
 #include <cmath>
 #include <string>
 
+#include "io/duration.hpp"
 #include "mcptriage/render.hpp"
 
 namespace mcptriage::proxy {
@@ -80,29 +81,6 @@ std::string_view to_string(Action a) {
   return "?";
 }
 
-std::expected<std::chrono::milliseconds, std::string> parse_duration(std::string_view text) {
-  std::string_view num = text;
-  double scale = 1000.0;
-  if (num.ends_with("ms")) {
-    num.remove_suffix(2);
-    scale = 1.0;
-  } else if (num.ends_with('s')) {
-    num.remove_suffix(1);
-  } else if (num.ends_with('m')) {
-    num.remove_suffix(1);
-    scale = 60'000.0;
-  } else if (num.ends_with('h')) {
-    num.remove_suffix(1);
-    scale = 3'600'000.0;
-  }
-  double v = 0;
-  auto [p, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
-  if (num.empty() || ec != std::errc() || p != num.data() + num.size() || !(v >= 0) || v * scale > 1e12) {
-    return std::unexpected("'" + std::string(text) + "' is not a duration (write 500ms, 2s, 1.5s, 2m)");
-  }
-  return std::chrono::milliseconds(static_cast<long long>(std::llround(v * scale)));
-}
-
 std::expected<Rule, std::string> parse_rule(std::string_view text) {
   Rule r;
   r.text = std::string(text);
@@ -145,8 +123,8 @@ std::expected<Rule, std::string> parse_rule(std::string_view text) {
     if (!no_options()) return bad("cut-after-events takes no options");
   } else if (name == "delay") {
     r.action = Action::delay;
-    auto d = parse_duration(value);
-    if (!d) return bad(d.error());
+    auto d = io::parse_duration(value);
+    if (!d) return bad("'" + std::string(value) + "' is not a duration: " + std::string(io::duration_grammar()));
     r.delay = *d;
     if (!no_options()) return bad("delay takes no options");
   } else if (name == "tool-error" || name == "input-required" || name == "session-expired" || name == "unauthorized") {

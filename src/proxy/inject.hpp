@@ -56,9 +56,6 @@ struct Rule {
 /// Parses one rule. Error: one line naming what is wrong (a usage error).
 std::expected<Rule, std::string> parse_rule(std::string_view text);
 
-/// A duration: a number with `ms`, `s`, `m` or `h` (`500ms`, `2s`, `1.5s`, `2m`); a bare number is
-/// seconds. Error: one line.
-std::expected<std::chrono::milliseconds, std::string> parse_duration(std::string_view text);
 
 /// What the proxy knows of a request when it decides whether a rule applies.
 struct RequestFacts {

@@ -22,6 +22,7 @@
 #include <tuple>
 #include <variant>
 
+#include "io/duration.hpp"
 #include "mcptriage/render.hpp"
 #include "mcptriage/report.hpp"
 #include "proxy/captured.hpp"
@@ -261,16 +262,19 @@ int proxy_main(int argc, char** argv) {
     }
     config.rules.push_back(std::move(*rule));
   }
-  auto watch = parse_duration(opt.watch);
-  if (!watch) return usage("--watch: " + watch.error());
-  auto connect_timeout = parse_duration(opt.connect_timeout);
-  if (!connect_timeout) return usage("--connect-timeout: " + connect_timeout.error());
+  // The one duration grammar (io::parse_duration), as the triage run's --timeout.
+  const auto not_duration = [](std::string_view flag, const std::string& text) {
+    return std::string(flag) + " " + text + " is not a duration: " + std::string(io::duration_grammar());
+  };
+  auto watch = io::parse_duration(opt.watch);
+  if (!watch) return usage(not_duration("--watch", opt.watch));
+  auto connect_timeout = io::parse_duration(opt.connect_timeout);
+  if (!connect_timeout) return usage(not_duration("--connect-timeout", opt.connect_timeout));
   config.connect_timeout = std::max(*connect_timeout, std::chrono::milliseconds(1));
   for (auto [name, text, into] : {std::tuple{"--idle-timeout", &opt.idle_timeout, &config.idle_timeout},
                                   std::tuple{"--header-timeout", &opt.header_timeout, &config.header_timeout}}) {
-    auto d = parse_duration(*text);
-    if (!d) return usage(std::string(name) + ": " + d.error());
-    if (d->count() <= 0) return usage(std::string(name) + ": give a time over 0 (e.g. 30s)");
+    auto d = io::parse_duration(*text);
+    if (!d) return usage(not_duration(name, *text));
     *into = *d;
   }
   config.max_body = opt.max_body;

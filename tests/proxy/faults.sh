@@ -27,6 +27,14 @@ check "upstream down: HTTP_ERROR bad_gateway, made by the proxy, saying the serv
   '.[0].outcome == "HTTP_ERROR" and .[0].reason == "bad_gateway" and .[0].proxy.made_by == "proxy"
    and (.[0].warnings | any(contains("connect: Connection refused") and contains("never saw the request")))' "$PX_PROXY_OUT"
 
+# --- one duration grammar (issue 25) -------------------------------------------------------------
+for flag in --watch --connect-timeout; do
+  "$BIN" proxy --listen 127.0.0.1:0 --upstream "$UP/mcp" "$flag" 1.5s </dev/null >"$WORK/duration.out" 2>"$WORK/duration.err"
+  rc=$?
+  [[ $rc == 2 ]] && grep -q -- "$flag 1.5s is not a duration: write a number and a unit" "$WORK/duration.err" \
+    && ok "$flag 1.5s: a usage error (exit 2), as mcptriage --timeout 1.5s" || not_ok "$flag 1.5s refused" "exit $rc: $(one_line "$WORK/duration.err")"
+done
+
 # --- the upstream cuts the stream ------------------------------------------------------------------
 px_start_proxy --upstream "$UP/mcp" --format jsonl -q --max-body 1M
 P=$PX_PROXY_URL

@@ -45,13 +45,13 @@ behaviour() {
 }
 
 CALL=echo
-scenario "status=503" 1.5s 'status=503@method=tools/call' echo '{"message":"x"}'
+scenario "status=503" 2s 'status=503@method=tools/call' echo '{"message":"x"}'
 client '(.resolved | not) and .error_class == "StreamableHTTPError" and .code == 503' "threw StreamableHTTPError 503"
 verdict '.outcome == "HTTP_ERROR" and .reason == "service_unavailable" and .http.status == 503 and .proxy.made_by == "proxy"
          and (.warnings | any(startswith("injected by mcptriage proxy")))' "HTTP_ERROR service_unavailable, injected, made by the proxy"
 behaviour '.action == "nothing" and .after.http_status == 503 and .after.injected == "status=503@method=tools/call"' "nothing (the SDK does not resend after 503)"
 
-scenario "status=429" 1.5s 'status=429,retry-after=1@method=tools/call' echo '{"message":"x"}'
+scenario "status=429" 2s 'status=429,retry-after=1@method=tools/call' echo '{"message":"x"}'
 client '(.resolved | not) and .error_class == "StreamableHTTPError" and .code == 429' "threw StreamableHTTPError 429"
 verdict '.outcome == "HTTP_ERROR" and .reason == "rate_limited" and .retry.advice == "wait_retry_after" and .retry.after_ms == 1000' \
   "HTTP_ERROR rate_limited, wait_retry_after 1000 ms"
@@ -92,7 +92,7 @@ scenario "delay" 1s 'delay=1200ms@method=tools/call' echo '{"message":"x"}'
 client '.resolved and .ms >= 1200' "resolved after the delay"
 verdict '.outcome == "TOOL_SUCCESS" and .timing.response_ms >= 1200 and .proxy.made_by == "upstream"' "TOOL_SUCCESS, the response 1.2 s late"
 
-scenario "session-expired" 1.5s 'session-expired@method=tools/call' echo '{"message":"x"}'
+scenario "session-expired" 2s 'session-expired@method=tools/call' echo '{"message":"x"}'
 client '(.resolved | not) and .code == 404' "threw StreamableHTTPError 404"
 verdict '.outcome == "HTTP_ERROR" and .reason == "session_expired" and .retry.advice == "new_session"' "HTTP_ERROR session_expired, new_session"
 behaviour '.action == "nothing" and .reinitialized == false' "nothing, and it did not re-initialize (SDK 1.32.2)"

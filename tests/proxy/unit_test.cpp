@@ -13,6 +13,7 @@
 #include "mcptriage/capture.hpp"
 #include "mcptriage/classify.hpp"
 #include "mcptriage/render.hpp"
+#include "io/duration.hpp"
 #include "proxy/captured.hpp"
 #include "proxy/inject.hpp"
 #include "proxy/json_peek.hpp"
@@ -110,9 +111,12 @@ TEST(ProxyInject, ParsesEveryActionAndWhen) {
   r = parse_rule("cut-after-events=2");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->events, 2u);
-  r = parse_rule("delay=1.5s");
+  r = parse_rule("delay=1500ms");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->delay.count(), 1500);
+  // The one duration grammar (io::parse_duration), as --timeout: a whole number and a unit.
+  EXPECT_FALSE(parse_rule("delay=1.5s"));
+  EXPECT_FALSE(parse_rule("delay=0s"));
   ASSERT_TRUE(parse_rule("session-expired@post=4"));
   ASSERT_TRUE(parse_rule("unauthorized"));
   ASSERT_TRUE(parse_rule("status=429,body=x.json"));
@@ -121,7 +125,7 @@ TEST(ProxyInject, ParsesEveryActionAndWhen) {
                           "jsonrpc-error=1.5"}) {
     EXPECT_FALSE(parse_rule(bad)) << bad;
   }
-  EXPECT_EQ(parse_duration("250ms")->count(), 250);
+  EXPECT_EQ(io::parse_duration("250ms")->count(), 250);
 }
 
 // Issue 30 item 12: a WHEN that cannot match is a usage error, not a rule that never applies.
@@ -149,9 +153,9 @@ TEST(ProxyInject, RefusesAWhenThatCannotMatch) {
                            "jsonrpc-error=-32601@method=vendor.x/do-it", "status=503@post=1,2,3"}) {
     EXPECT_TRUE(parse_rule(fine)) << fine << ": " << why(fine);
   }
-  EXPECT_EQ(parse_duration("2m")->count(), 120000);
-  EXPECT_EQ(parse_duration("3")->count(), 3000);
-  EXPECT_FALSE(parse_duration("-1s"));
+  EXPECT_EQ(io::parse_duration("2m")->count(), 120000);
+  EXPECT_EQ(io::parse_duration("3")->count(), 3000);
+  EXPECT_FALSE(io::parse_duration("-1s"));
 }
 
 RequestFacts post(std::string body, std::size_t n, std::string version = "2025-11-25") {

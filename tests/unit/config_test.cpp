@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/options.hpp"
+#include "io/duration.hpp"
 
 namespace mcptriage::cli {
 namespace {
@@ -106,6 +107,7 @@ TEST(Config, ProgressShowsOnATerminalForManyInputsWithoutCi) {
 
 TEST(Config, DurationsOfTheLiveTimeouts) {
   using std::chrono::milliseconds;
+  using io::parse_duration;  // the one grammar, also the proxy's (tests/proxy/unit_test.cpp)
   EXPECT_EQ(parse_duration("30s"), milliseconds(30'000));
   EXPECT_EQ(parse_duration("2m"), milliseconds(120'000));
   EXPECT_EQ(parse_duration("500ms"), milliseconds(500));
