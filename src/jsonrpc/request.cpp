@@ -72,6 +72,13 @@ std::optional<JsonRpcId> parse_id(std::string_view text) {
   return JsonRpcId{JsonRpcId::Kind::integer, std::to_string(value)};
 }
 
+std::optional<JsonRpcId> id_from_json(std::string_view json_text) {
+  json::Parser parser;
+  auto root = parser.parse(json_text);
+  if (!root) return std::nullopt;
+  return id_of(*root);
+}
+
 RequestInfo read_request(json::View body) {
   RequestInfo s;
   if (body.is_array()) {

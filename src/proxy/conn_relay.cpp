@@ -82,7 +82,7 @@ bool Conn::consume_events(std::string_view data, std::string* out) {
     ++cap_.events;
     if (!cap_.timing.first_event_ms) cap_.timing.first_event_ms = ms_since(cap_.t0, now);
     if (b.response() && !cap_.timing.final_ms &&
-        (facts_.message.id_json.empty() || b.message.id_json == facts_.message.id_json)) {
+        (facts_.message.id_json.empty() || same_id(b.message.id_json, facts_.message.id_json))) {
       cap_.timing.final_ms = ms_since(cap_.t0, now);
     }
     if (initialize_ && b.response() && !b.message.result_protocol_version.empty()) {

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "jsonrpc/request.hpp"
+
 namespace mcptriage::proxy {
 namespace {
 
@@ -229,6 +231,13 @@ std::optional<std::string> json_string_value(std::string_view literal) {
   std::string out;
   if (!k.string(&out) || k.pos() != literal.size()) return std::nullopt;
   return out;
+}
+
+bool same_id(std::string_view a_json, std::string_view b_json) {
+  if (a_json == b_json) return true;
+  const auto a = jsonrpc::id_from_json(a_json);
+  const auto b = jsonrpc::id_from_json(b_json);
+  return a && b && *a == *b;
 }
 
 }  // namespace mcptriage::proxy

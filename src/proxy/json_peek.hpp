@@ -40,6 +40,11 @@ struct Peek {
 /// depth costs constant stack. Linear in the text.
 Peek peek_message(std::string_view text);
 
+/// Whether two ids given as JSON text (Peek::id_json) are one id, compared by value as the
+/// classifier compares them (jsonrpc::id_from_json: `1.0` and `1` are one id, `"1"` another).
+/// Equal texts are one id without parsing.
+bool same_id(std::string_view a_json, std::string_view b_json);
+
 /// The value of the JSON string literal `literal` (with its quotes, RFC 8259 §7) as UTF-8, or
 /// nullopt when it is not one string literal.
 std::optional<std::string> json_string_value(std::string_view literal);

@@ -27,7 +27,14 @@ check "upstream down: HTTP_ERROR bad_gateway, made by the proxy, saying the serv
   '.[0].outcome == "HTTP_ERROR" and .[0].reason == "bad_gateway" and .[0].proxy.made_by == "proxy"
    and (.[0].warnings | any(contains("connect: Connection refused") and contains("never saw the request")))' "$PX_PROXY_OUT"
 
-# --- one duration grammar (issue 25) -------------------------------------------------------------
+# --- ids by value, one duration grammar (issue 25) -----------------------------------------------
+# A request id 1.0 answered with id 1 (the server reads JSON numbers): one id, as the classifier
+# pairs them, so the final event's time is recorded (the proxy compared the ids as text).
+px_start_proxy --upstream "$UP/mcp" --format jsonl -q
+px_post "$PX_PROXY_URL/stream?events=2" '{"jsonrpc":"2.0","id":1.0,"method":"tools/call","params":{"name":"t","arguments":{}}}' >/dev/null
+px_stop_proxy TERM
+check "request id 1.0, response id 1: one id, the final event timed (timing.final_ms), TOOL_SUCCESS" \
+  '[.[] | select(.kind == "exchange")] | .[0].outcome == "TOOL_SUCCESS" and .[0].timing.final_ms != null' "$PX_PROXY_OUT"
 for flag in --watch --connect-timeout; do
   "$BIN" proxy --listen 127.0.0.1:0 --upstream "$UP/mcp" "$flag" 1.5s </dev/null >"$WORK/duration.out" 2>"$WORK/duration.err"
   rc=$?

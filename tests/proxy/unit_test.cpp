@@ -63,6 +63,19 @@ std::vector<SseBlock> frame(const std::vector<std::string>& pieces, std::size_t 
   return out;
 }
 
+// Ids compared by value, as the classifier pairs them (issue 25: the proxy's final-event timing
+// compared them as text, so a request id 1.0 answered with id 1 had no final_ms).
+TEST(ProxyPeek, IdsAreComparedByValue) {
+  EXPECT_TRUE(same_id("1", "1"));
+  EXPECT_TRUE(same_id("1.0", "1"));
+  EXPECT_TRUE(same_id("1e2", "100"));
+  EXPECT_TRUE(same_id(R"("a")", R"("\u0061")"));
+  EXPECT_FALSE(same_id("1", R"("1")"));
+  EXPECT_FALSE(same_id("1.5", "1"));
+  EXPECT_FALSE(same_id("1", "2"));
+  EXPECT_FALSE(same_id("{", "1"));
+}
+
 TEST(ProxySseFramer, FindsBlocksAcrossPiecesAndLineEnds) {
   auto blocks = frame({"id: a\ndata:\n\nevent: mess", "age\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}\n",
                        "\n: keep-alive\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\r", "\n\r\n"});
