@@ -71,6 +71,8 @@ struct Options {
   std::string report_html;
   std::string report_otlp;
   bool quiet = false;
+  bool explain = false;
+  bool verbose = false;
 };
 
 /// `--listen`: `ADDRESS:PORT`, `[IPv6]:PORT`, or a port alone (`8931`, `:8931`) on 127.0.0.1.
@@ -229,6 +231,11 @@ int proxy_main(int argc, char** argv) {
   app.add_option("--report-otlp", opt.report_otlp,
                  "Write the OTLP/JSON trace report of the proxied exchanges to FILE when the proxy stops ('-' for stdout)")
       ->type_name("FILE");
+  app.add_flag("--explain", opt.explain,
+               "Table: under each row, what the reason means, what to do next, and its spec link (as offline)");
+  app.add_flag("-v,--verbose", opt.verbose,
+               "Table: under each row, the record's warnings (as offline; JSON Lines always has them): what the "
+               "proxy did, e.g. a 502 it made because the upstream refused the connection");
   app.add_flag("-q,--quiet", opt.quiet, "On stderr only the 'listening on' line and errors: no other start-up lines, no summary line");
   try {
     app.parse(argc, argv);
@@ -306,6 +313,8 @@ int proxy_main(int argc, char** argv) {
   topt.report_html = opt.report_html;
   topt.report_otlp = opt.report_otlp;
   topt.quiet = opt.quiet;
+  topt.explain = opt.explain;
+  topt.verbose = opt.verbose;
   // Records are named after the recording, so that `mcptriage FILE` gives the same sources.
   for (const std::string& path : opt.record) {
     if (Recording::kind_of(path) == Recording::Kind::jsonl) {

@@ -14,6 +14,7 @@
 #include "mcptriage/http.hpp"
 #include "mcptriage/render.hpp"
 #include "io/output.hpp"
+#include "render/table_notes.hpp"
 
 namespace mcptriage::proxy {
 
@@ -262,6 +263,7 @@ std::vector<Verdict> Triage::add(std::string_view line, std::size_t n,
         emit_jsonl(std::move(text), annotation);
       } else {
         std::vector<TableRow> rows{table_row(rec, opt_.input_name)};
+        rows.front().notes = table_row_notes(rec, opt_.explain, opt_.verbose);
         write(render_table_page(rows, opt_.color, table_->widths, !table_->started));
         table_->started = true;
       }

@@ -24,6 +24,8 @@ namespace mcptriage::proxy {
 struct TriageOptions {
   std::string format = "jsonl";   ///< "table" or "jsonl"
   bool color = false;             ///< table colours
+  bool explain = false;           ///< table: `--explain`, the reason's entry under each row (as the triage run)
+  bool verbose = false;           ///< table: `-v`, the record's warnings under each row (as the triage run)
   std::string input_name = "proxy";  ///< records are `input_name#N`: the --record file, so that reading it gives the same sources
   std::optional<Expectation> expect;  ///< --expect
   std::vector<Outcome> fail_on;       ///< --fail-on

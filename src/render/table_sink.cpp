@@ -2,8 +2,31 @@
 // session and the skipped entries (docs/output.md "Table", "Sessions").
 #include "mcptriage/render.hpp"
 #include "mcptriage/session.hpp"
+#include "render/table_notes.hpp"
 
 namespace mcptriage {
+
+namespace {
+
+constexpr std::size_t kNoteWidth = 100;  ///< columns of the lines under a row
+
+}  // namespace
+
+std::string table_row_notes(const Record& r, bool explain, bool verbose) {
+  std::string notes;
+  if (verbose) {
+    for (const std::string& w : r.c.warnings) append_wrapped(notes, escape_terminal(redact(w)), 4, "  warning: ", kNoteWidth);
+  }
+  if (explain) {
+    const ReasonEntry& e = reason_entry(r.c.reason);
+    append_wrapped(notes, e.explanation, 4, "  why: ", kNoteWidth);
+    append_wrapped(notes, e.next_step, 4, "  next: ", kNoteWidth);
+    notes += "  spec: ";
+    notes += e.spec;
+    notes += '\n';
+  }
+  return notes;
+}
 
 namespace {
 
@@ -27,18 +50,7 @@ class TableSink final : public RecordSink {
     rows_.push_back(table_row(r, name_));
     status_assumed_ = status_assumed_ || rows_.back().status_assumed;
     message_stream_ = message_stream_ || rows_.back().message_stream;
-    if (options_.verbose) {
-      for (const std::string& w : r.c.warnings) append_wrapped(rows_.back().notes, escape_terminal(redact(w)), 4, "  warning: ", kNoteWidth);
-    }
-    if (options_.explain) {
-      const ReasonEntry& e = reason_entry(r.c.reason);
-      std::string& notes = rows_.back().notes;
-      append_wrapped(notes, e.explanation, 4, "  why: ", kNoteWidth);
-      append_wrapped(notes, e.next_step, 4, "  next: ", kNoteWidth);
-      notes += "  spec: ";
-      notes += e.spec;
-      notes += '\n';
-    }
+    rows_.back().notes = table_row_notes(r, options_.explain, options_.verbose);
     // Replays and findings are listed once per entry (the records of a batch reply share them),
     // the first kMaxListed, as the summary record caps its arrays.
     if (r.session && r.session != last_notable_ && (r.session->replay || !r.session->findings.empty())) {
@@ -94,7 +106,6 @@ class TableSink final : public RecordSink {
   /// The rows are printed a page at a time (bounded memory on logs of any size): columns are as
   /// wide as the widest cell so far (docs/output.md).
   static constexpr std::size_t kPageRows = 4096;
-  static constexpr std::size_t kNoteWidth = 100;  ///< columns of the lines under a row
   Output& out_;
   const TableOptions options_;
   std::string name_;

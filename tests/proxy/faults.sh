@@ -27,6 +27,16 @@ check "upstream down: HTTP_ERROR bad_gateway, made by the proxy, saying the serv
   '.[0].outcome == "HTTP_ERROR" and .[0].reason == "bad_gateway" and .[0].proxy.made_by == "proxy"
    and (.[0].warnings | any(contains("connect: Connection refused") and contains("never saw the request")))' "$PX_PROXY_OUT"
 
+# The table with -v and --explain, as offline (issue 30 item 14): the 502's warnings say the proxy
+# made it because the upstream refused, and the reason's entry follows.
+px_start_proxy --upstream "http://127.0.0.1:$dead/mcp" --format table --color never -q -v --explain
+px_post "$PX_PROXY_URL/mcp" "$CALL" >/dev/null
+px_stop_proxy TERM
+grep -q "warning: the proxy made this response" "$PX_PROXY_OUT" && grep -q "never saw the request" "$PX_PROXY_OUT" \
+  && grep -q "^  why: " "$PX_PROXY_OUT" && grep -q "^  spec: " "$PX_PROXY_OUT" \
+  && ok "proxy -v --explain: the table row's warnings (made by the proxy, the upstream refused) and the reason's entry" \
+  || not_ok "proxy -v --explain" "$(one_line "$PX_PROXY_OUT" 600) $(one_line "$PX_PROXY_ERR")"
+
 # --- ids by value, one duration grammar (issue 25) -----------------------------------------------
 # A request id 1.0 answered with id 1 (the server reads JSON numbers): one id, as the classifier
 # pairs them, so the final event's time is recorded (the proxy compared the ids as text).
