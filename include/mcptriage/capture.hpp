@@ -47,6 +47,9 @@ struct CaptureOptions {
   /// `--key-field NAME`: the member of a JSON Lines log line copied to its exchange
   /// (Exchange::key); "" for none.
   std::string key_field = {};
+  /// `--auth on` (the default): the legs of MCP authorization are kept as exchanges marked
+  /// Exchange::oauth_leg (docs/auth.md); off: skipped `not_mcp` (HAR, logs) or judged as any body.
+  bool auth = true;
 };
 
 /// Detects the capture format of `bytes` and reads every exchange in it.

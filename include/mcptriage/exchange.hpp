@@ -161,6 +161,11 @@ struct Exchange {
   /// A JSON Lines log read with CaptureOptions::key_field: that member of its first line, a
   /// string as it is, any other JSON value as minified text; nullopt when the line has none.
   std::optional<std::string> key = std::nullopt;
+  /// A leg of MCP authorization (an OAuth or discovery request, or a bare response shaped like a
+  /// metadata document, a registration or a token response; capture/legs.hpp mark_oauth_legs): no
+  /// JSON-RPC exchange, classified AUTH_LEG and judged by the authorization triage (src/auth). Set
+  /// only with CaptureOptions::auth.
+  bool oauth_leg = false;
 };
 
 /// Where a record comes from, as integers: the input of the run, the exchange in it, and the

@@ -18,6 +18,7 @@
 namespace mcptriage {
 
 struct SessionSummary;  // mcptriage/session.hpp
+struct AuthFlow;        // mcptriage/auth.hpp
 
 /// A write that failed: the reader went away (`closed`: EPIPE, standard output piped into
 /// `head`), or the system refused the bytes (`failed`: a full disk, an I/O error, a file that
@@ -174,6 +175,12 @@ class RecordSink {
   virtual void input_failed(std::string_view name, std::string_view why) {
     (void)name;
     (void)why;
+  }
+  /// One authorization flow of the session ending now, judged (docs/auth.md `auth_flow`): after the
+  /// end_input of its last input, before end_session. `check`: its expectation check.
+  virtual void auth_flow(const AuthFlow& flow, const Check& check) {
+    (void)flow;
+    (void)check;
   }
   /// One event of the live stream being read (before the record of its exchange).
   virtual void event(const StreamEvent& e) { (void)e; }

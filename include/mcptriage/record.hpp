@@ -15,6 +15,8 @@ namespace mcptriage {
 struct SessionFacts;       // mcptriage/session.hpp
 struct ExchangeView;       // below
 struct SessionAnnotation;  // mcptriage/session.hpp
+struct AuthLeg;            // mcptriage/auth.hpp
+struct AuthAnnotation;     // mcptriage/auth.hpp
 
 /// One output row: where it came from plus the verdict.
 struct Record {
@@ -39,6 +41,11 @@ struct Record {
   /// event-stream events), redacted already; made on the worker only when a sink asks for it
   /// (RecordSink::wants_views), shared by the records of one batch reply. Null otherwise.
   std::shared_ptr<const ExchangeView> view = nullptr;
+  /// What its exchange says for authorization (extract_auth_leg, on the worker), set on the
+  /// entry's first record when the exchange takes part in it and triage runs with `--auth on`.
+  std::shared_ptr<const AuthLeg> auth_leg = nullptr;
+  /// The record's `auth` member (docs/auth.md), set by the run from the session's AuthTracker.
+  std::shared_ptr<const AuthAnnotation> auth = nullptr;
 };
 
 /// One event of an event-stream response as a report shows it.

@@ -17,6 +17,9 @@
 
 namespace mcptriage {
 
+struct AuthAnnotation;  // mcptriage/auth.hpp
+struct AuthFlow;
+
 /// The JSON Lines output into `out` (docs/output.md): a record per line, with a `session` member
 /// when its input holds more than one entry, skipped records in their place, and a summary
 /// record after the records of such an input. Renders each record's text from `"outcome"` on
@@ -99,6 +102,14 @@ TableWidths table_header_widths();
 /// columns may sit further right than an earlier one's; given every row at once, this is
 /// render_table().
 std::string render_table_page(const std::vector<TableRow>& rows, bool color, TableWidths& widths, bool header);
+
+/// Appends the `"auth":{...}` member of a record (docs/auth.md), without a comma either side.
+void append_auth_member(std::string& out, const AuthAnnotation& a);
+/// One `auth_flow` record (docs/auth.md): one line of JSON without its newline.
+std::string render_auth_flow_jsonl(const AuthFlow& flow);
+/// The table's block for a flow (docs/auth.md "Table"): its verdict line, one line per leg and the
+/// advice, escaped for a terminal, each line ending in a newline.
+std::string render_auth_flow_table(const AuthFlow& flow);
 
 /// An event record (docs/output.md "Event records"): one line of JSON without its newline, for
 /// the event `e` of the exchange named `source` ("stdin#1"); texts clipped to 200 bytes, redacted.

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "mcptriage/auth.hpp"
 #include "mcptriage/classify.hpp"
 #include "mcptriage/output.hpp"
 #include "mcptriage/render.hpp"
@@ -21,6 +22,10 @@ struct Expectation {
   std::vector<Outcome> outcomes;        ///< any of these (empty: any outcome)
   std::optional<Reason> reason;         ///< and, when set, this reason code (same_code: any of a shared code)
   std::optional<Layer> layer;           ///< and, when set, this layer
+  /// Flow verdicts (AUTH_OK, AUTH_FAILED, AUTH_INCOMPLETE) that every auth_flow record must have
+  /// (docs/auth.md). An expectation with flow verdicts and no outcomes judges no exchange record;
+  /// AUTH_LEG records are judged only by an expectation that names AUTH_LEG.
+  std::vector<AuthVerdict> auth;
   /// "TOOL_SUCCESS or RPC_SUCCESS, reason tool_success".
   std::string describe() const;
   bool holds(const Classification& c) const;
@@ -38,6 +43,13 @@ std::expected<Manifest, std::string> parse_manifest(std::string_view text);
 
 /// Parses a comma-separated outcome list (`--expect`, `--fail-on`). Error names the bad word.
 std::expected<std::vector<Outcome>, std::string> parse_outcome_list(const std::vector<std::string>& words);
+
+/// Removes the flow verdict names (AUTH_OK, AUTH_FAILED, AUTH_INCOMPLETE) from the comma-separated
+/// lists `words` (`--expect`, `--fail-on`) and returns them; the outcome names stay.
+std::vector<AuthVerdict> take_auth_verdicts(std::vector<std::string>& words);
+
+/// Checks an auth_flow record against `expect`'s flow verdicts (none: not judged) and `--fail-on`'s.
+Check check_auth_flow(const AuthFlow& flow, const Expectation* expect, std::span<const AuthVerdict> fail_on);
 
 /// Checks the classification `c` of the record named `source` against `expect` (the record's
 /// manifest line, or `--expect`; null for none) and `--fail-on`'s outcomes; a --fail-on match

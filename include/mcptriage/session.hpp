@@ -163,7 +163,7 @@ struct SessionSummary {
 };
 
 /// True for outcomes that count as a failure in a session (every error outcome and TOOL_ERROR;
-/// not NOT_CAPTURED, ACCEPTED, INPUT_REQUIRED, TASK_CREATED or the successes).
+/// not NOT_CAPTURED, ACCEPTED, INPUT_REQUIRED, TASK_CREATED, AUTH_LEG or the successes).
 bool is_failure(Outcome o);
 
 /// Walks the entries of one session in order: one capture, or with `--session` several inputs

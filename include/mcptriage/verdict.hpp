@@ -32,12 +32,15 @@ enum class Outcome {
   INVALID_TOOL_RESULT,
   INVALID_RESULT,
   NOT_CAPTURED,
+  /// A leg of MCP authorization (an OAuth or discovery exchange, no JSON-RPC): judged by the
+  /// authorization triage (shared/auth-triage.md §3, docs/auth.md); `failed` only when the leg failed.
+  AUTH_LEG,
 };
 /// How many outcomes there are (the enumerators above count from 0).
-inline constexpr std::size_t kOutcomeCount = static_cast<std::size_t>(Outcome::NOT_CAPTURED) + 1;
+inline constexpr std::size_t kOutcomeCount = static_cast<std::size_t>(Outcome::AUTH_LEG) + 1;
 
 /// The layer that decided (classification.md §One exchange, four layers).
-enum class Layer { transport, protocol, interaction, application };
+enum class Layer { transport, protocol, interaction, application, auth };
 
 std::string_view to_string(Outcome o);
 std::string_view to_string(Layer l);
@@ -214,9 +217,14 @@ enum class Reason : std::uint8_t {
   input_required,
   server_request_pending,
   task_created,
+  // AUTH_LEG: the leg's own verdict; the rule that decided it is the record's `auth.reason`
+  auth_leg_ok,
+  auth_leg_failed,
+  auth_probe_miss,
+  auth_not_judged,
 };
 /// How many reasons there are (the enumerators above count from 0).
-inline constexpr std::size_t kReasonCount = static_cast<std::size_t>(Reason::task_created) + 1;
+inline constexpr std::size_t kReasonCount = static_cast<std::size_t>(Reason::auth_not_judged) + 1;
 
 /// The reason's stable snake_case code, as output and in docs/classification.md
 /// (`duplicate_member` for each duplicate_member_* enumerator).

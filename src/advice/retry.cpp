@@ -82,6 +82,16 @@ RetryAdvice advise_outcome(const Classification& c, const Headers& response_head
       a.advice = Advice::none;
       a.text = "none: the exchange succeeded";
       return a;
+    case Outcome::AUTH_LEG:
+      // A leg of authorization (docs/auth.md): none when it passed, else look at its flow's rule.
+      if (c.reason == Reason::auth_leg_failed || c.reason == Reason::auth_not_judged) {
+        a.advice = Advice::investigate;
+        a.text = "read the flow's auth_flow record: mcptriage explain on this leg's auth.reason says what to fix";
+      } else {
+        a.advice = Advice::none;
+        a.text = "none: a leg of the authorization flow";
+      }
+      return a;
     case Outcome::TOOL_ERROR:
       a.advice = Advice::hand_error_to_model;
       a.text = "depends on the tool: hand the error text to the model; do not replay blindly";

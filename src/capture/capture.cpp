@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "capture/body.hpp"
+#include "capture/legs.hpp"
 #include "capture/readers.hpp"
 #include "http/tokens.hpp"
 #include "mcptriage/jsonrpc.hpp"
@@ -298,6 +299,7 @@ std::expected<std::vector<Exchange>, CaptureError> read_capture(std::string_view
     if (result) {
       limit_bodies(*result, options.max_body);
       read_requests(*result);
+      if (options.auth) capture::mark_oauth_legs(*result);
     }
     return result;
   } catch (const std::bad_alloc&) {
@@ -315,6 +317,7 @@ std::expected<std::size_t, CaptureError> read_capture_batches(std::string_view b
   const ExchangeBatches finished = [&](std::vector<Exchange>& batch, bool from_start) {
     limit_bodies(batch, options.max_body);
     read_requests(batch);
+    if (options.auth) capture::mark_oauth_legs(batch);
     if (from_start) count = 0;
     count += batch.size();
     batches(batch, from_start);
@@ -395,6 +398,7 @@ std::expected<LinesBlock, CaptureError> read_lines_block(std::string_view lines,
     if (!block) return std::unexpected(std::move(block.error()));
     limit_bodies(block->exchanges, options.max_body);
     read_requests(block->exchanges);
+    if (options.auth) capture::mark_oauth_legs(block->exchanges);
     return LinesBlock{std::move(block->exchanges), block->self_contained, block->wrapped,
                       block->consumed > 0 ? block->consumed + bom : 0, block->consumed_lines,
                       std::move(block->carry_skip)};

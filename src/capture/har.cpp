@@ -317,7 +317,8 @@ class HarReader {
     const bool stream_request = resource_type == "eventsource" ||
                                 (method == "GET" && (sse_media || http::list_has(accept, "text/event-stream")));
     const bool mcp = sent.kind != MessageKind::not_jsonrpc || mcp_headers || stream_request || response_is_jsonrpc();
-    if (!mcp && !is_oauth_leg(request)) {  // an OAuth leg is skipped below, saying what it says
+    const bool auth_leg = is_oauth_leg(request) || (options_.auth && is_auth_request(request));
+    if (!mcp && !auth_leg) {  // an OAuth leg is skipped below, saying what it says
       std::string kind;
       if (!resource_type.empty()) kind = ", " + std::string(resource_type);
       return skipped(std::move(ex), SkipReason::not_mcp,
@@ -387,6 +388,7 @@ class HarReader {
     }
 
     // A session DELETE, a CORS preflight, the standalone GET stream: no JSON-RPC call (legs.hpp).
+    if (options_.auth && auth_leg && sent.kind == MessageKind::not_jsonrpc) return ex;  // judged by src/auth
     if (auto skip = non_call_leg(*ex.request, r)) return skipped(std::move(ex), skip->reason, std::move(skip->detail));
     return ex;
   }

@@ -362,7 +362,9 @@ std::vector<Exchange> JsonLinesReader::to_exchanges() {
     decode_body(r, ex.warnings, options_.max_body);  // a Content-Encoding the logged headers name
     // A session DELETE, a CORS preflight, the standalone GET stream: no JSON-RPC call, as in HAR
     // files (legs.hpp).
-    if (ex.request && any_wrapped_) {
+    const bool auth_leg = options_.auth && ex.request &&
+                          (is_oauth_leg(*ex.request) || is_auth_request(*ex.request)) && !ex.request->info;
+    if (ex.request && any_wrapped_ && !auth_leg) {
       if (auto skip = non_call_leg(*ex.request, r)) {
         ex.skipped = std::move(skip);
         ex.request.reset();

@@ -134,6 +134,100 @@ std::optional<Skip> oauth_skip(const Request& request, const Response& response,
 
 bool is_oauth_leg(const Request& request) { return oauth_leg_of(request) != OAuthLeg::none; }
 
+namespace {
+
+/// The query of a request target, without the `?` ("" when none); the fragment is cut off.
+std::string_view query_of(std::string_view target) {
+  target = target.substr(0, target.find('#'));
+  const std::size_t q = target.find('?');
+  return q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
+}
+
+/// The query or form `text` has a parameter named `name` (names compared as sent, undecoded).
+bool has_param(std::string_view text, std::string_view name) {
+  while (!text.empty()) {
+    const std::size_t amp = text.find('&');
+    const std::string_view pair = text.substr(0, amp);
+    if (pair.substr(0, pair.find('=')) == name) return true;
+    if (amp == std::string_view::npos) break;
+    text.remove_prefix(amp + 1);
+  }
+  return false;
+}
+
+/// The request carries a JSON-RPC message (a method or an id) or a batch: an MCP request.
+bool carries_jsonrpc(const Request& request) {
+  if (request.info) {
+    return request.info->shape == RequestInfo::Shape::batch ||
+           (request.info->shape == RequestInfo::Shape::message && (request.info->method || request.info->id));
+  }
+  return request.body && request.body->find("\"jsonrpc\"") != std::string::npos;
+}
+
+constexpr std::string_view kRegistrationErrors[] = {"invalid_redirect_uri", "invalid_client_metadata",
+                                                    "invalid_software_statement", "unapproved_software_statement"};
+
+}  // namespace
+
+bool is_auth_request(const Request& request) {
+  const std::string_view query = query_of(request.target);
+  if (has_param(query, "response_type") && has_param(query, "client_id")) return true;
+  if (request.method_line == "GET" && has_param(query, "state") &&
+      (has_param(query, "code") || has_param(query, "error"))) {
+    return true;
+  }
+  if (request.method_line != "POST" || !request.body || carries_jsonrpc(request)) return false;
+  const std::string_view body = *request.body;
+  if (has_param(body, "grant_type")) return true;
+  return body.starts_with('{') && body.find("\"redirect_uris\"") != std::string_view::npos;
+}
+
+OAuthShape oauth_response_shape(std::string_view body) {
+  std::size_t i = 0;
+  while (i < body.size() && (body[i] == ' ' || body[i] == '\t' || body[i] == '\r' || body[i] == '\n')) ++i;
+  if (i == body.size() || body[i] != '{' || body.find("\"jsonrpc\"") != std::string_view::npos) return OAuthShape::none;
+  json::Parser parser;
+  auto parsed = parser.parse(body);
+  if (!parsed || !parsed->is_object()) return OAuthShape::none;
+  const json::View root = *parsed;
+  if (auto error = root.string_at("error")) {
+    for (std::string_view code : kRegistrationErrors) {
+      if (*error == code) return OAuthShape::registration;
+    }
+    if (*error == "invalid_grant" || *error == "unsupported_grant_type") return OAuthShape::token;
+    if (*error == "invalid_token" || *error == "insufficient_scope") return OAuthShape::oauth_error;
+    return OAuthShape::none;
+  }
+  if (root.string_at("resource")) {
+    for (std::string_view member : {"authorization_servers", "scopes_supported", "bearer_methods_supported", "jwks_uri",
+                                    "resource_name"}) {
+      if (root.get(member)) return OAuthShape::resource_metadata;
+    }
+  }
+  if (root.string_at("issuer") && (root.get("authorization_endpoint") || root.get("token_endpoint"))) {
+    return OAuthShape::server_metadata;
+  }
+  if (root.get("access_token") && root.get("token_type")) return OAuthShape::token;
+  if (root.string_at("client_id") &&
+      (root.get("client_id_issued_at") || root.get("redirect_uris") || root.get("client_secret"))) {
+    return OAuthShape::registration;
+  }
+  return OAuthShape::none;
+}
+
+void mark_oauth_legs(std::vector<Exchange>& exchanges) {
+  for (Exchange& ex : exchanges) {
+    if (ex.skipped || ex.oauth_leg) continue;
+    if (ex.request && carries_jsonrpc(*ex.request)) continue;
+    if (ex.request && (is_oauth_leg(*ex.request) || is_auth_request(*ex.request))) {
+      ex.oauth_leg = true;
+      continue;
+    }
+    const OAuthShape shape = oauth_response_shape(ex.response.body);
+    ex.oauth_leg = shape != OAuthShape::none && shape != OAuthShape::oauth_error;
+  }
+}
+
 std::string request_for_detail(const Request& request) {
   const std::string_view url = request.target;
   const std::size_t cut = url.find_first_of("?#");

@@ -499,6 +499,16 @@ std::vector<Classification> classify(const Exchange& exchange, const ContextFlag
   classify_detail::Judgement judgement(exchange, flags, now_unix_seconds, along);
   std::vector<Classification> out;
   Classification c = judgement.base();
+  if (exchange.oauth_leg) {
+    // A leg of MCP authorization: no JSON-RPC to judge; src/auth judges it within its flow.
+    std::string detail = "a leg of MCP authorization (no JSON-RPC): HTTP " + std::to_string(exchange.response.status);
+    set_verdict(c, Reason::auth_leg_ok, std::move(detail));
+    c.notification = false;  // a registration's JSON body is no JSON-RPC notification
+    std::erase_if(c.warnings, [](const std::string& w) { return w.find("not a JSON-RPC message") != std::string::npos; });
+    out.push_back(std::move(c));
+    judgement.finish(out);
+    return out;
+  }
   switch (judgement.transport(c, out)) {
     case classify_detail::Judgement::Framing::decided: break;
     case classify_detail::Judgement::Framing::json: judgement.judge_json_body(c, out); break;

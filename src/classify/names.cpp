@@ -10,7 +10,7 @@
 namespace mcptriage {
 namespace {
 
-constexpr std::array<std::pair<Outcome, std::string_view>, 15> kOutcomes{{
+constexpr std::array<std::pair<Outcome, std::string_view>, 16> kOutcomes{{
     {Outcome::TOOL_SUCCESS, "TOOL_SUCCESS"},
     {Outcome::TOOL_ERROR, "TOOL_ERROR"},
     {Outcome::RPC_SUCCESS, "RPC_SUCCESS"},
@@ -26,6 +26,7 @@ constexpr std::array<std::pair<Outcome, std::string_view>, 15> kOutcomes{{
     {Outcome::INVALID_TOOL_RESULT, "INVALID_TOOL_RESULT"},
     {Outcome::INVALID_RESULT, "INVALID_RESULT"},
     {Outcome::NOT_CAPTURED, "NOT_CAPTURED"},
+    {Outcome::AUTH_LEG, "AUTH_LEG"},
 }};
 
 /// Optimal string alignment distance between `a` and `b`, letters compared case-insensitively.
@@ -86,6 +87,7 @@ std::string_view to_string(Layer l) {
     case Layer::protocol: return "protocol";
     case Layer::interaction: return "interaction";
     case Layer::application: return "application";
+    case Layer::auth: return "auth";
   }
   return "transport";
 }
@@ -107,6 +109,7 @@ Layer layer_of(Outcome o) {
     case Outcome::INVALID_HTTP_RESPONSE:
     case Outcome::STREAM_INCOMPLETE:
     case Outcome::NOT_CAPTURED: return Layer::transport;
+    case Outcome::AUTH_LEG: return Layer::auth;
   }
   return Layer::transport;
 }

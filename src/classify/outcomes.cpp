@@ -71,6 +71,12 @@ constexpr std::array<OutcomeEntry, kOutcomeCount> kOutcomes{{
     {O::NOT_CAPTURED, A::investigate, kMcpSendingMessages,
      "The capture holds no response body, or no response at all: nothing can be judged, so nothing is claimed.",
      "Capture the response body and classify again."},
+    {O::AUTH_LEG, A::none, kMcpAuthorization,
+     "A leg of MCP authorization: protected resource metadata, authorization server metadata, client registration, "
+     "an authorization request or its callback, a token or refresh request (or a bare response shaped like one). It "
+     "is no JSON-RPC exchange: the authorization triage judges it within its flow (the record's auth member; one "
+     "auth_flow record per flow names the step that broke). It is failed only when the leg itself failed.",
+     "Read the auth_flow record of its flow (mcptriage explain AUTH_FAILED, docs/auth.md)."},
 }};
 
 constexpr bool in_enumerator_order() {

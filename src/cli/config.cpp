@@ -94,14 +94,24 @@ std::expected<Config, UsageError> resolve_config(const RawOptions& opt, const En
     cfg.tools = std::move(*tools);
   }
   if (!opt.expect.empty()) {
-    auto list = parse_outcome_list(opt.expect);
-    if (!list) return fail("mcptriage: error: --expect: " + escape_terminal(list.error()) + " (see docs/classification.md)\n");
-    cfg.expect = Expectation{*list, std::nullopt, std::nullopt};
+    std::vector<std::string> words = opt.expect;
+    std::vector<AuthVerdict> auth = take_auth_verdicts(words);  // AUTH_OK, ...: judged on auth_flow records
+    std::vector<Outcome> outcomes;
+    if (!words.empty() || auth.empty()) {
+      auto list = parse_outcome_list(words);
+      if (!list) return fail("mcptriage: error: --expect: " + escape_terminal(list.error()) + " (see docs/classification.md)\n");
+      outcomes = std::move(*list);
+    }
+    cfg.expect = Expectation{outcomes, std::nullopt, std::nullopt, std::move(auth)};
   }
   if (!opt.fail_on.empty()) {
-    auto list = parse_outcome_list(opt.fail_on);
-    if (!list) return fail("mcptriage: error: --fail-on: " + escape_terminal(list.error()) + " (see docs/classification.md)\n");
-    cfg.fail_on = std::move(*list);
+    std::vector<std::string> words = opt.fail_on;
+    cfg.fail_on_auth = take_auth_verdicts(words);
+    if (!words.empty() || cfg.fail_on_auth.empty()) {
+      auto list = parse_outcome_list(words);
+      if (!list) return fail("mcptriage: error: --fail-on: " + escape_terminal(list.error()) + " (see docs/classification.md)\n");
+      cfg.fail_on = std::move(*list);
+    }
   }
   if (!opt.manifest.empty()) {
     auto text = read_named_file(opt.manifest);
@@ -163,6 +173,7 @@ std::expected<Config, UsageError> resolve_config(const RawOptions& opt, const En
   cfg.capture.assumed_status = opt.status;
   cfg.capture.max_input = opt.max_input;
   cfg.capture.max_body = opt.max_body;
+  cfg.capture.auth = opt.auth != "off";
   cfg.jobs = opt.jobs;
   cfg.redact = !opt.no_redact;
   for (const auto& [flag, text, out] : {std::tuple{"--idle-timeout", &opt.idle_timeout, &cfg.idle_timeout},

@@ -67,6 +67,7 @@ struct Config {
   bool one_session = false;            ///< `--session`: the inputs, in order, are one session
   std::optional<Expectation> expect;   ///< `--expect`
   std::vector<Outcome> fail_on;        ///< `--fail-on`
+  std::vector<AuthVerdict> fail_on_auth;  ///< `--fail-on`'s AUTH_FAILED, AUTH_INCOMPLETE (auth_flow records)
   std::string body_file;               ///< `--body`
   std::string report_junit;            ///< "" for none
   std::string report_tap;              ///< "" for none, "-" for standard output

@@ -5,9 +5,11 @@
 
 #include <unistd.h>
 
+#include <array>
 #include <cstdio>
 
 #include "io/output.hpp"
+#include "mcptriage/auth.hpp"
 #include "mcptriage/render.hpp"
 #include "mcptriage/verdict.hpp"
 
@@ -64,8 +66,32 @@ const SkipReasonEntry* find_skip_reason(std::string_view name) {
   return nullptr;
 }
 
+/// The verdicts of auth_flow records (docs/auth.md), one paragraph each.
+constexpr std::array<std::pair<AuthVerdict, std::string_view>, 3> kAuthVerdicts{{
+    {AuthVerdict::AUTH_OK,
+     "An authorized MCP request of the flow got an answer other than 401 or 403, and no refusal rule fired. Its MCP "
+     "outcome is the exchange's own record; warnings and MUST breaches that stopped nothing are listed as findings."},
+    {AuthVerdict::AUTH_FAILED,
+     "The flow broke at a named step: a refusal rule fired (a conforming client stops there), a failure the flow "
+     "never got past, or a stop rule after which the client visibly did something else. reason, failed_step, party, "
+     "spec and advice are the deciding rule's."},
+    {AuthVerdict::AUTH_INCOMPLETE,
+     "The capture ends before the flow reached an authorized MCP request or a failure shown by evidence. likely_reason "
+     "names the earliest stop rule, if any; missing_evidence says what to capture and how."},
+}};
+
+void append_auth_code(std::string& out, const AuthCodeEntry& e) {
+  out += fmt::format("{} (authorization, step {}, level {}, versions {})\n", e.code, e.step, e.level, e.versions);
+  out += fmt::format("  Spec: {} ({})\n", auth_spec_url(e, "2025-11-25"), e.sources);
+  out += fmt::format("  Party: {}\n", e.party);
+  append_wrapped(out, std::string("Fires when ") + std::string(e.fires) + ".", 2);
+  out += '\n';
+  append_wrapped(out, e.advice, 2, "  Next: ");
+}
+
 bool known(std::string_view name) {
-  return !reasons_named(name).empty() || parse_outcome(name) || find_skip_reason(name) != nullptr;
+  return !reasons_named(name).empty() || parse_outcome(name) || find_skip_reason(name) != nullptr ||
+         auth_code_entry(name) != nullptr || parse_auth_verdict(name);
 }
 
 /// Every name explain knows: reason codes, outcomes, skipped-record reasons.
@@ -73,6 +99,8 @@ std::vector<std::string_view> all_names() {
   std::vector<std::string_view> names = reason_names();
   for (const OutcomeEntry& e : outcome_catalogue()) names.push_back(to_string(e.outcome));
   for (const SkipReasonEntry& e : skip_reason_catalogue()) names.push_back(e.name);
+  for (const AuthCodeEntry& e : auth_catalogue()) names.push_back(e.code);
+  for (const auto& [v, text] : kAuthVerdicts) names.push_back(to_string(v));
   return names;
 }
 
@@ -86,6 +114,10 @@ std::string list_text() {
   }
   out += "skipped records (not classified)\n";
   for (const SkipReasonEntry& e : skip_reason_catalogue()) out += fmt::format("  {}\n", e.name);
+  out += "authorization flows (auth_flow records)\n";
+  for (const auto& [v, text] : kAuthVerdicts) out += fmt::format("  {}\n", to_string(v));
+  out += "authorization codes (auth_flow reason, auth.reason, findings)\n";
+  for (const AuthCodeEntry& e : auth_catalogue()) out += fmt::format("  {} ({})\n", e.code, e.step);
   return out;
 }
 
@@ -119,6 +151,16 @@ std::string explain_text(const std::vector<std::string_view>& names, bool list) 
     if (const SkipReasonEntry* s = find_skip_reason(name)) {
       if (!out.empty()) out += '\n';
       append_skip_reason(out, *s);
+    }
+    if (const AuthCodeEntry* a = auth_code_entry(name)) {
+      if (!out.empty()) out += '\n';
+      append_auth_code(out, *a);
+    }
+    for (const auto& [v, text] : kAuthVerdicts) {
+      if (to_string(v) != name) continue;
+      if (!out.empty()) out += '\n';
+      out += fmt::format("{} (authorization flow verdict, auth_flow records; docs/auth.md)\n", name);
+      append_wrapped(out, text, 2);
     }
   }
   return out;

@@ -122,6 +122,11 @@ std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const
                  "Reading stdin live: when the input takes longer than DURATION, judge what arrived "
                  "(STREAM_INCOMPLETE timeout) and end; with --follow: stop following after DURATION")
       ->type_name("DURATION");
+  app.add_option("--auth", opt.auth,
+                 "Authorization triage: on (OAuth legs become AUTH_LEG records, one auth_flow record per flow; "
+                 "docs/auth.md) or off (the legs are skipped as before)")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->type_name("on|off");
   app.add_flag("--no-redact", opt.no_redact,
                "Print credentials as captured (Authorization, cookies, API keys, tokens); redacted by default");
   if (extend) extend(app);

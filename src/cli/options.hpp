@@ -53,6 +53,7 @@ struct RawOptions {
   std::size_t max_input = kDefaultMaxInput;  ///< bytes
   std::size_t max_body = kDefaultMaxBody;    ///< bytes
   bool no_redact = false;
+  std::string auth = "on";  ///< `--auth on|off`: authorization triage (docs/auth.md)
   unsigned jobs = 0;                       ///< 0: one per core
   std::string idle_timeout;                ///< `--idle-timeout DURATION` as typed ("": none)
   std::string timeout;                     ///< `--timeout DURATION` as typed ("": none)

@@ -333,6 +333,8 @@ ExitCode run(const Config& config, const Env&, const RunOutput& output) {
   options.expect = config.expect;
   for (const ManifestEntry& m : config.manifest) options.manifest.push_back(m.expectation);
   options.fail_on = config.fail_on;
+  options.fail_on_auth = config.fail_on_auth;
+  options.auth = config.capture.auth;
   options.pipeline = pipeline;
   options.damaged_lines_are_rows = output.rows;
   Triage triage(inputs, std::move(options), sinks, reporter);

@@ -3,6 +3,7 @@
 #include "cli/triage.hpp"
 
 #include "mcptriage/advice.hpp"
+#include "mcptriage/auth.hpp"
 #include "mcptriage/classify.hpp"
 #include "mcptriage/session.hpp"
 
@@ -39,11 +40,12 @@ struct Triage::Entry {
 
 /// The session whose records are coming: one input, or with --session every input of the run.
 struct Triage::SessionState {
-  SessionState(std::string session_name, std::string_view first_input)
-      : name(std::move(session_name)), tracker(std::string(first_input)) {}
+  SessionState(std::string session_name, std::string_view first_input, std::string protocol_version)
+      : name(std::move(session_name)), tracker(std::string(first_input)), auth(name, std::move(protocol_version)) {}
   std::string name;                 ///< SessionInfo::name
   std::size_t inputs = 1;           ///< SessionInfo::inputs
   SessionTracker tracker;
+  AuthTracker auth;                 ///< the session's authorization flows (src/auth)
   std::size_t entries = 0;
   bool multi = false;               ///< more than one entry: records get `session`, the session a summary
   std::optional<Entry> held;
@@ -87,6 +89,11 @@ void Triage::records_of(const Exchange& ex, const ContextFlags& flags, SourceRef
   const auto facts = std::make_shared<const SessionFacts>(extract_session_facts(ex, results, along));
   // For the session reports (--report-html, --report-otlp), shared likewise.
   const auto view = views_ ? std::make_shared<const ExchangeView>(make_exchange_view(ex)) : nullptr;
+  // For the authorization triage (src/auth): only exchanges that take part in it.
+  std::shared_ptr<const AuthLeg> auth_leg;
+  if (options_.auth) {
+    if (auto leg = extract_auth_leg(ex, results)) auth_leg = std::make_shared<const AuthLeg>(std::move(*leg));
+  }
   for (std::size_t k = 0; k < results.size(); ++k) {
     // Built in place: a Record holds some twenty strings, each moved again by a temporary.
     Record& made = out.emplace_back();
@@ -100,6 +107,7 @@ void Triage::records_of(const Exchange& ex, const ContextFlags& flags, SourceRef
     made.line = ex.line;
     if (k == 0) made.key = ex.key;
     made.view = view;
+    if (k == 0) made.auth_leg = auth_leg;
     // The output's text of the record, made here on the worker (JSON Lines: but its source).
     if (preparer_ != nullptr) preparer_->prepare(made, prepared.emplace_back());
   }
@@ -121,7 +129,7 @@ void Triage::begin_input(std::size_t input) {
       count = inputs_.size();
       name = inputs_.front().name + " .. " + inputs_.back().name + " (" + std::to_string(count) + " inputs)";
     }
-    current_ = std::make_unique<SessionState>(std::move(name), in.name);
+    current_ = std::make_unique<SessionState>(std::move(name), in.name, options_.flags.protocol_version.value_or(""));
     current_->inputs = count;
     current_->tracker.add_given_tools(options_.tools);
     for (RecordSink* s : sinks_) s->begin_session(SessionInfo{current_->name, current_->inputs});
@@ -190,6 +198,10 @@ void Triage::consume(io::Batch&& batch) {
           // The worker's text had the method's safety: only its retry member changes.
           if (have_prepared && !replace_retry_member(prepared[k], records[k].c.retry)) prepared[k].clear();
         }
+      }
+      if (records[i].auth_leg) {
+        judge_auth(std::span<Record>(records).subspan(i, j - i),
+                   have_prepared ? std::span<std::string>(prepared).subspan(i, j - i) : std::span<std::string>());
       }
       ++st.entries;
       annotation = std::make_shared<const SessionAnnotation>(std::move(a));
@@ -268,6 +280,25 @@ void Triage::dispatch(std::span<Record> records, std::span<std::string> prepared
   }
 }
 
+void Triage::judge_auth(std::span<Record> records, std::span<std::string> prepared) {
+  SessionState& st = *current_;
+  Record& r = records.front();
+  source_.clear();
+  append_source_text(source_, inputs_[r.source.input].name, r.source);
+  AuthAnnotation a = st.auth.add(*r.auth_leg, source_);
+  if (r.c.outcome == Outcome::AUTH_LEG) {
+    // The leg's own verdict, known only within its flow: the record is rendered again.
+    const Reason reason = a.verdict == "failed"       ? Reason::auth_leg_failed
+                          : a.verdict == "probe_miss" ? Reason::auth_probe_miss
+                          : a.verdict == "not_judged" ? Reason::auth_not_judged
+                                                      : Reason::auth_leg_ok;
+    set_verdict(r.c, reason, a.detail);
+    r.c.retry = advise(r.c, Headers{}, options_.now);
+    if (!prepared.empty()) prepared.front().clear();
+  }
+  r.auth = std::make_shared<const AuthAnnotation>(std::move(a));
+}
+
 void Triage::end_session() {
   if (!current_) return;
   SessionState& st = *current_;
@@ -278,6 +309,18 @@ void Triage::end_session() {
   }
   if (st.sinks_input) {
     for (RecordSink* s : sinks_) s->end_input(InputEnd{inputs_[*st.sinks_input].name, st.input_format});
+  }
+  if (options_.auth) {
+    // One auth_flow record per flow, judged now that the session is over.
+    const Expectation* expect = options_.expect ? &*options_.expect : nullptr;
+    for (const AuthFlow& flow : st.auth.finish()) {
+      const Check check = check_auth_flow(flow, expect, options_.fail_on_auth);
+      if (!check.passed) {
+        ++broken_;
+        reporter_.expectation_broken(check.failure);
+      }
+      for (RecordSink* s : sinks_) s->auth_flow(flow, check);
+    }
   }
   std::optional<SessionSummary> summary;
   if (st.multi) summary = st.tracker.summary();

@@ -15,6 +15,7 @@
 
 #include "io/inputs.hpp"
 #include "io/pipeline.hpp"
+#include "mcptriage/auth.hpp"
 #include "mcptriage/output.hpp"
 #include "mcptriage/report.hpp"
 
@@ -40,6 +41,8 @@ struct TriageOptions {
   std::optional<Expectation> expect;    ///< `--expect`, for inputs without a manifest line
   std::vector<Expectation> manifest;    ///< by io::Input::manifest_entry
   std::vector<Outcome> fail_on;         ///< `--fail-on`
+  std::vector<AuthVerdict> fail_on_auth;  ///< `--fail-on`'s flow verdicts
+  bool auth = true;                     ///< `--auth on`: authorization triage (src/auth, docs/auth.md)
   /// `--session`: the inputs, in their order, are one session (one session walk, one summary);
   /// false: each input is a session of its own.
   bool one_session = false;
@@ -88,6 +91,9 @@ class Triage {
   void sinks_to(std::size_t input);
   /// The current input is over: without --session, so is its session.
   void end_input();
+  /// The authorization triage of an entry (its first record's auth_leg): the `auth` member of its
+  /// record and, for an AUTH_LEG record, the leg's verdict (its prepared text dropped if it changed).
+  void judge_auth(std::span<Record> records, std::span<std::string> prepared);
   /// The held entry out, the sinks' input ended, the summary to the sinks.
   void end_session();
 

@@ -18,6 +18,8 @@ inline constexpr std::string_view kMcpListening =
     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#listening-for-messages-from-the-server";
 inline constexpr std::string_view kMcpStreamableHttp =
     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http";
+inline constexpr std::string_view kMcpAuthorization =
+    "https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization";
 inline constexpr std::string_view kMcpAuthErrors =
     "https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#error-handling";
 inline constexpr std::string_view kMcpInsufficientScope =

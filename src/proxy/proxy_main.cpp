@@ -292,7 +292,7 @@ int proxy_main(int argc, char** argv) {
   if (!opt.expect.empty()) {
     auto list = parse_outcome_list(opt.expect);
     if (!list) return usage("--expect: " + list.error());
-    topt.expect = Expectation{*list, std::nullopt, std::nullopt};
+    topt.expect = Expectation{*list, std::nullopt, std::nullopt, {}};
   }
   if (!opt.fail_on.empty()) {
     auto list = parse_outcome_list(opt.fail_on);

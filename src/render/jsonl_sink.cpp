@@ -46,6 +46,12 @@ class JsonLinesSink final : public RecordSink {
       append_session_member(out, *r.session);
       out += '}';
     }
+    if (r.auth) {
+      out.pop_back();
+      out += ',';
+      append_auth_member(out, *r.auth);
+      out += '}';
+    }
     if (r.timing) {
       // Read live (docs/output.md "timing"): milliseconds from the exchange's first byte, as the
       // proxy writes its timing (3 decimals, null for what did not come).
@@ -65,6 +71,12 @@ class JsonLinesSink final : public RecordSink {
   void skipped(const SkippedEntry& e) override {
     std::string& out = out_.buffer();
     out += render_skipped_jsonl(source_text(name_, e.source), to_string(e.format), e.skip);
+    out += '\n';
+  }
+
+  void auth_flow(const AuthFlow& flow, const Check&) override {
+    std::string& out = out_.buffer();
+    out += render_auth_flow_jsonl(flow);
     out += '\n';
   }
 

@@ -355,7 +355,7 @@ void append_jsonl_tail(std::string& out, const Record& r) {
   auto num = [&out](auto value) { fmt::format_to(std::back_inserter(out), "{}", value); };
   auto boolean = [](bool b) { return b ? std::string_view("true") : std::string_view("false"); };
   put("\"outcome\":\"", to_string(c.outcome), "\",\"layer\":\"", to_string(c.layer), "\",\"failed\":",
-      boolean(!is_success(c.outcome)), ",");
+      boolean(c.outcome == Outcome::AUTH_LEG ? c.reason == Reason::auth_leg_failed : !is_success(c.outcome)), ",");
   append_kv(out, "\"reason\":\"", to_string(c.reason));
   // The reason's spec section (the catalogue): plain ASCII with nothing to escape (Catalogue.* checks).
   put(",\"spec\":\"", reason_entry(c.reason).spec, "\",");

@@ -1,5 +1,6 @@
 // The table output (render.hpp, make_table_sink): rows a page at a time, then one block per
 // session and the skipped entries (docs/output.md "Table", "Sessions").
+#include "mcptriage/auth.hpp"
 #include "mcptriage/render.hpp"
 #include "mcptriage/session.hpp"
 #include "render/table_notes.hpp"
@@ -71,18 +72,23 @@ class TableSink final : public RecordSink {
     else ++skipped_omitted_;
   }
 
+  /// A flow's block goes after its session's block (docs/auth.md "Table").
+  void auth_flow(const AuthFlow& flow, const Check&) override { flows_ += render_auth_flow_table(flow); }
+
   /// An event line goes out at once (the run flushes after it), before its exchange's row.
   void event(const StreamEvent& e) override { out_.buffer() += render_event_line(e); }
 
   void end_session(const SessionEnd& end) override {
     if (end.summary != nullptr) {
       lines_ += render_summary_table(end.name, *end.summary, skipped_, notable_, skipped_omitted_, notable_omitted_);
-      return;
+    } else {
+      for (const auto& [source, skip] : skipped_) {
+        lines_ += "skipped " + escape_terminal(redact(source)) + ": " + escape_terminal(redact(to_string(skip.reason))) +
+                  ": " + escape_terminal(redact(skip.detail)) + "\n";
+      }
     }
-    for (const auto& [source, skip] : skipped_) {
-      lines_ += "skipped " + escape_terminal(redact(source)) + ": " + escape_terminal(redact(to_string(skip.reason))) + ": " +
-                escape_terminal(redact(skip.detail)) + "\n";
-    }
+    lines_ += flows_;
+    flows_.clear();
   }
 
   void flush() override {
@@ -125,6 +131,7 @@ class TableSink final : public RecordSink {
   /// entry out: seen as output that differed between --jobs 1 and 2).
   std::shared_ptr<const SessionAnnotation> last_notable_;
   std::string lines_;  ///< the session blocks, printed after the table
+  std::string flows_;  ///< the current session's auth flow blocks
 };
 
 }  // namespace

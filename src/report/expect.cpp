@@ -10,7 +10,7 @@ namespace mcptriage {
 namespace {
 
 std::optional<Layer> parse_layer(std::string_view s) {
-  for (Layer l : {Layer::transport, Layer::protocol, Layer::interaction, Layer::application}) {
+  for (Layer l : {Layer::transport, Layer::protocol, Layer::interaction, Layer::application, Layer::auth}) {
     if (to_string(l) == s) return l;
   }
   return std::nullopt;
@@ -126,9 +126,55 @@ std::expected<Manifest, std::string> parse_manifest(std::string_view text) {
   return m;
 }
 
+std::vector<AuthVerdict> take_auth_verdicts(std::vector<std::string>& words) {
+  std::vector<AuthVerdict> out;
+  std::vector<std::string> kept;
+  for (const auto& word : words) {
+    std::string rest;
+    for (const auto& name : split(word, ',')) {
+      if (auto v = parse_auth_verdict(name)) {
+        out.push_back(*v);
+      } else if (!name.empty()) {
+        rest += (rest.empty() ? "" : ",") + name;
+      }
+    }
+    if (!rest.empty()) kept.push_back(std::move(rest));
+  }
+  words = std::move(kept);
+  return out;
+}
+
+Check check_auth_flow(const AuthFlow& flow, const Expectation* expect, std::span<const AuthVerdict> fail_on) {
+  Check check;
+  const std::string name = flow.source + " auth flow " + std::to_string(flow.flow);
+  if (expect != nullptr && !expect->auth.empty()) {
+    check.has_expectation = true;
+    if (std::find(expect->auth.begin(), expect->auth.end(), flow.verdict) == expect->auth.end()) {
+      std::string wanted;
+      for (AuthVerdict v : expect->auth) wanted += (wanted.empty() ? "" : " or ") + std::string(to_string(v));
+      check.passed = false;
+      check.failure = fmt::format("{} is {} ({}), expected {}", name, to_string(flow.verdict), flow.reason, wanted);
+    }
+  }
+  if (!fail_on.empty()) check.has_expectation = true;
+  if (std::find(fail_on.begin(), fail_on.end(), flow.verdict) != fail_on.end()) {
+    check.passed = false;
+    check.failure = fmt::format("{} is {} ({}), listed in --fail-on", name, to_string(flow.verdict), flow.reason);
+  }
+  return check;
+}
+
 Check check_expectations(std::string_view source, const Classification& c, const Expectation* expect,
                          std::span<const Outcome> fail_on) {
   Check check;
+  // An expectation of flow verdicts only judges no exchange record; an AUTH_LEG record is judged
+  // only when the expectation names AUTH_LEG (docs/auth.md).
+  if (expect != nullptr && ((expect->outcomes.empty() && !expect->auth.empty()) ||
+                            (c.outcome == Outcome::AUTH_LEG &&
+                             std::find(expect->outcomes.begin(), expect->outcomes.end(), Outcome::AUTH_LEG) ==
+                                 expect->outcomes.end()))) {
+    expect = nullptr;
+  }
   if (expect != nullptr) {
     check.has_expectation = true;
     if (!expect->holds(c)) {

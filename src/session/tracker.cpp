@@ -67,7 +67,8 @@ bool is_failure(Outcome o) {
     case Outcome::ACCEPTED:
     case Outcome::INPUT_REQUIRED:
     case Outcome::TASK_CREATED:
-    case Outcome::NOT_CAPTURED: return false;
+    case Outcome::NOT_CAPTURED:
+    case Outcome::AUTH_LEG: return false;  // judged by its flow (auth_flow), not as an exchange
     default: return true;
   }
 }
