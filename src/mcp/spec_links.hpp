@@ -19,7 +19,7 @@ inline constexpr std::string_view kMcpListening =
 inline constexpr std::string_view kMcpStreamableHttp =
     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http";
 inline constexpr std::string_view kMcpAuthorization =
-    "https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization";
+    "https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#authorization-flow-steps";
 inline constexpr std::string_view kMcpAuthErrors =
     "https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#error-handling";
 inline constexpr std::string_view kMcpInsufficientScope =

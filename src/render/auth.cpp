@@ -230,7 +230,13 @@ std::string render_auth_flow_table(const AuthFlow& f) {
     if (!f.likely_reason.empty()) out += ", likely " + f.likely_reason;
   }
   out += '\n';
+  constexpr std::size_t kTableLegs = 20;  // a flow of thousands of retried 401s stays readable
+  std::size_t shown = 0;
   for (const AuthFlow::LegLine& leg : f.leg_lines) {
+    if (++shown > kTableLegs) {
+      out += fmt::format("  ... {} more legs (--format jsonl lists them)\n", f.leg_lines.size() - kTableLegs);
+      break;
+    }
     std::string verdict = leg.verdict;
     if (!leg.reason.empty()) verdict += " " + leg.reason;
     out += fmt::format("  {:<18} {:<30} {}\n", to_string(leg.step), escape_terminal(verdict),

@@ -132,14 +132,18 @@ constexpr std::array<std::string_view, 7> kSecretHeaders = {
     "proxy-authorization:", "authorization:", "set-cookie:", "cookie:", "x-api-key:", "api-key:", "x-auth-token:"};
 
 /// Query-style `name=value` credentials in free text (a boundary before the name).
-constexpr std::array<std::string_view, 12> kParams = {
+/// The OAuth ones (docs/auth.md "Redaction"): an authorization code, `state`, PKCE's verifier,
+/// client assertions, device codes and exchanged tokens.
+constexpr std::array<std::string_view, 22> kParams = {
     "access_token=", "refresh_token=", "id_token=", "api_key=", "apikey=", "api-key=", "token=", "client_secret=",
-    "password=",     "passwd=",        "secret=",   "session_id="};
+    "password=",     "passwd=",        "secret=",   "session_id=", "code=", "state=", "code_verifier=",
+    "client_assertion=", "assertion=", "nonce=", "device_code=", "issued_token=", "subject_token=", "actor_token="};
 
 /// JSON members whose string value is a credential, as quoted in free text: `"name": "value"`.
-constexpr std::array<std::string_view, 10> kJsonMembers = {
+constexpr std::array<std::string_view, 14> kJsonMembers = {
     "\"access_token\"", "\"refresh_token\"", "\"id_token\"", "\"token\"",  "\"api_key\"",
-    "\"apikey\"",       "\"password\"",      "\"secret\"",   "\"client_secret\"", "\"authorization\""};
+    "\"apikey\"",       "\"password\"",      "\"secret\"",   "\"client_secret\"", "\"authorization\"",
+    "\"code_verifier\"", "\"client_assertion\"", "\"registration_access_token\"", "\"device_code\""};
 
 /// `Name=value` pairs of a Cookie header (or the first pair of Set-Cookie, `only_first`):
 /// names kept, values hidden.
