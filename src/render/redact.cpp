@@ -92,7 +92,8 @@ bool sensitive_name(std::string_view name) {
 /// A URL query or fragment parameter name (lower case) whose value is a credential.
 bool sensitive_param(std::string_view name) {
   if (sensitive_name(name)) return true;
-  for (std::string_view exact : {"code", "sig", "auth", "session", "sessionid", "session_id", "jwt", "pwd", "pass"}) {
+  for (std::string_view exact : {"code", "sig", "auth", "session", "sessionid", "session_id", "jwt", "pwd", "pass",
+                                  "state", "nonce", "assertion", "code_verifier", "client_assertion", "device_code"}) {
     if (name == exact) return true;
   }
   return false;
@@ -131,13 +132,14 @@ bool url_param_credential(std::string_view s, std::size_t eq) {
 constexpr std::array<std::string_view, 7> kSecretHeaders = {
     "proxy-authorization:", "authorization:", "set-cookie:", "cookie:", "x-api-key:", "api-key:", "x-auth-token:"};
 
-/// Query-style `name=value` credentials in free text (a boundary before the name).
-/// The OAuth ones (docs/auth.md "Redaction"): an authorization code, `state`, PKCE's verifier,
-/// client assertions, device codes and exchanged tokens.
-constexpr std::array<std::string_view, 22> kParams = {
+/// Query-style `name=value` credentials in free text (a boundary before the name). The OAuth ones
+/// (docs/auth.md "Redaction"): PKCE's verifier, client assertions, device codes and exchanged
+/// tokens. `code`, `state`, `nonce` and `assertion` are common words ("exit code=1",
+/// "state=working"): they are hidden as URL parameters only (sensitive_param).
+constexpr std::array<std::string_view, 18> kParams = {
     "access_token=", "refresh_token=", "id_token=", "api_key=", "apikey=", "api-key=", "token=", "client_secret=",
-    "password=",     "passwd=",        "secret=",   "session_id=", "code=", "state=", "code_verifier=",
-    "client_assertion=", "assertion=", "nonce=", "device_code=", "issued_token=", "subject_token=", "actor_token="};
+    "password=",     "passwd=",        "secret=",   "session_id=", "code_verifier=", "client_assertion=",
+    "device_code=",  "issued_token=",  "subject_token=", "actor_token="};
 
 /// JSON members whose string value is a credential, as quoted in free text: `"name": "value"`.
 constexpr std::array<std::string_view, 14> kJsonMembers = {
@@ -206,7 +208,8 @@ bool credential_suffix(std::string_view s, std::size_t end, bool member = false)
     case 'y': return a == 'e';                                      // api-key, apikey, api_key
     case 't': return a == 'e';                                      // secret
     case 'd': return a == 'r' || (!member && (a == 'i' || a == 'w'));  // password; session-id, passwd
-    case 'e': return !member && a == 'i';                           // cookie
+    case 'e': return a == 'd' || (!member && a == 'i');             // device_code; cookie
+    case 'r': return a == 'e';                                      // code_verifier
     default: return false;
   }
 }

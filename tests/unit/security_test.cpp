@@ -139,7 +139,7 @@ TEST_F(Redaction, UrlParametersAndLoneUserInFreeText) {
   // query's '?', the fragment's '#' or a separator (new-user trial, session 5: code=, sig=,
   // auth=, session=, jwt=, pwd=, pass= in an error message were printed).
   EXPECT_EQ(redact("callback failed: https://app.example/cb?state=x&code=C1&sig=C6&auth=C7&session=C8&jwt=C9&pwd=D1&pass=D2"),
-            "callback failed: https://app.example/cb?state=x&code=[REDACTED]&sig=[REDACTED]&auth=[REDACTED]&"
+            "callback failed: https://app.example/cb?state=[REDACTED]&code=[REDACTED]&sig=[REDACTED]&auth=[REDACTED]&"
             "session=[REDACTED]&jwt=[REDACTED]&pwd=[REDACTED]&pass=[REDACTED]");
   EXPECT_EQ(redact("see /cb#id=1&Access_Token=T1;X-Amz-Signature=S1 now"),
             "see /cb#id=1&Access_Token=[REDACTED];X-Amz-Signature=[REDACTED] now");
@@ -176,7 +176,7 @@ TEST_F(Redaction, HeaderValuesByName) {
   EXPECT_EQ(redact_header("X-Auth-User", "ann"), "[REDACTED]");
   EXPECT_EQ(redact_header("Mcp-Session-Id", "3f1c2a9e-77b0-4c61-9d2f-0a5e8e1b7c44"), "3f1c2a9e\xE2\x80\xA6");
   EXPECT_EQ(redact_header("Mcp-Session-Id", "short"), "short");
-  EXPECT_EQ(redact_header("Location", "https://h/cb?code=xyz&state=1"), "https://h/cb?code=[REDACTED]&state=1");
+  EXPECT_EQ(redact_header("Location", "https://h/cb?code=xyz&state=1"), "https://h/cb?code=[REDACTED]&state=[REDACTED]");
   EXPECT_EQ(redact_header("WWW-Authenticate", R"(Bearer resource_metadata="https://h/.well-known/x")"),
             R"(Bearer resource_metadata="https://h/.well-known/x")");
   EXPECT_EQ(redact_header("Content-Type", "application/json"), "application/json");
@@ -220,7 +220,7 @@ TEST_F(Redaction, FilterNeverHidesWhatTheScanWouldChange) {
       "passwd",  "secret",  "client_",   "session", "apikey",   "https",   "user",        "a",       "1",
       ";",       "&",       "\\",      "\n",     "refresh_", "id_",     "{",           "}",       "x",
       "\t",      "\r",      "\x0b",     "\x0c",   "?",        "#",       "code",        "sig",     "jwt",
-      "pwd",     "pass",    "%",        "[",       "]"};
+      "pwd",     "pass",    "%",        "[",       "]",       "state",   "code_verifier", "nonce", "device_", "assertion", "registration_access_"};
   std::mt19937 rng(20261130);
   std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
   std::uniform_int_distribution<int> length(1, 12);
