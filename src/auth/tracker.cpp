@@ -477,7 +477,7 @@ AuthAnnotation AuthTracker::add(const AuthLeg& leg, std::string source) {
                "a Bearer 401 without resource_metadata (a MUST in 2025-06-18)");
       }
       if (!scope && v11plus) {
-        j.fire("challenge_scope_missing", AuthLevel::W, AuthParty::resource_server, "the Bearer challenge names no scope");
+        j.fire("challenge_scope_missing", AuthLevel::W, AuthParty::resource_server, "the bearer-token challenge names no scope");
       }
       if (error && !has_token) {
         j.fire("challenge_error_without_credentials", AuthLevel::W, AuthParty::resource_server,
@@ -862,6 +862,22 @@ AuthAnnotation AuthTracker::add(const AuthLeg& leg, std::string source) {
       break;
     }
     case K::authorized_request: {
+      if (has_token && token_owner == nullptr &&
+          std::find(f.tokens.begin(), f.tokens.end(), leg.sent_token) == f.tokens.end()) {
+        // A token the capture never saw issued (cached, pre-provisioned, or issued off the
+        // capture): kept with the flow it opens, so that its later uses join this flow instead
+        // of each opening a one-step flow of its own (§1.2: a Bearer request with no flow before
+        // it is a one-step, cached-token flow).
+        f.tokens.push_back(leg.sent_token);
+        AuthFlow::Token t;
+        t.ref = "token#" + std::to_string(f.tokens.size());
+        t.grant = "not_captured";
+        t.source = source;
+        t.token_type = leg.authorization_scheme;
+        t.format = leg.token_format;
+        t.claims = leg.jwt;
+        f.token_records.push_back(std::move(t));
+      }
       for (std::size_t k = 0; k < f.tokens.size(); ++k) {
         if (f.tokens[k] == leg.sent_token) {
           a.token = f.token_records[k].ref;

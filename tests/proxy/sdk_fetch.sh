@@ -73,7 +73,11 @@ rc=$?
 if ((rc == 0)); then ok "mcptriage read the log (exit 0)"
 else not_ok "mcptriage read the log" "exit $rc: $(one_line "$WORK/triage.err")"; fi
 check "one record per log line (exchange or skipped) and a session summary" \
-  'map(select(.kind != "session_summary")) | length == 7' "$RECORDS"
+  'map(select(.kind == "exchange" or .kind == "skipped")) | length == 7' "$RECORDS"
+# Every request carried the Bearer token and none got 401/403: a one-step, cached-token flow
+# (shared/auth-triage.md §1.2, trigger none) that the authorized requests complete: AUTH_OK.
+check "one auth_flow record: the cached token worked (AUTH_OK, trigger none)" \
+  'map(select(.kind == "auth_flow")) | length == 1 and .[0].verdict == "AUTH_OK" and .[0].trigger == "none"' "$RECORDS"
 
 # expect LABEL LOG_SELECT RECORD_TEST: the one log line that LOG_SELECT (jq, on a line) picks, and
 # the record of that line passes RECORD_TEST (jq). The record is printed.
