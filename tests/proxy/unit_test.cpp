@@ -320,16 +320,22 @@ TEST(ProxyRecordLine, BinaryBodiesAndSkips) {
   EXPECT_EQ(read_back(line).response.body, c.body);
   c = sample();
   c.method = "GET";
-  c.target = "/.well-known/oauth-protected-resource";
-  c.url = "http://127.0.0.1:3001/.well-known/oauth-protected-resource";
+  c.target = "/healthz";
+  c.url = "http://127.0.0.1:3001/healthz";
   c.request_body.clear();
-  c.body = R"({"resource":"http://127.0.0.1:3001/mcp"})";
+  c.body = R"({"status":"ok"})";
   const auto skip = skip_of(har_entry(c));
   ASSERT_TRUE(skip);
   EXPECT_EQ(skip->reason, SkipReason::not_mcp);
   const Exchange ex = read_back(exchange_line(c, skip));
   ASSERT_TRUE(ex.skipped);
   EXPECT_EQ(ex.skipped->reason, SkipReason::not_mcp);
+  // A leg of MCP authorization (here the protected resource metadata) is no skip: it is kept for
+  // the authorization triage (docs/auth.md), as the offline readers keep it.
+  c.target = "/.well-known/oauth-protected-resource";
+  c.url = "http://127.0.0.1:3001/.well-known/oauth-protected-resource";
+  c.body = R"({"resource":"http://127.0.0.1:3001/mcp"})";
+  EXPECT_FALSE(skip_of(har_entry(c)));
 }
 
 /// The number after `"key":` at or after `from` in `text` (-2 when absent).
