@@ -139,7 +139,7 @@ std::vector<std::string> proxy_notes(const Captured& c, const RecordBody& rb) {
       break;
   }
   if (c.request_body_cut) {
-    out.push_back(fmt::format("the request body was larger than the proxy's bound: the record keeps its first {} bytes",
+    out.push_back(fmt::format("the request body was cut in the record: it keeps its first {} bytes",
                               c.request_body.size()));
   }
   for (const std::string& n : rb.notes) out.push_back(n);

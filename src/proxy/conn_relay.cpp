@@ -113,7 +113,7 @@ void Conn::keep(std::string_view bytes) {
   if (body_cut_) return;
   const std::size_t room = st_->cfg.max_body > cap_.body.size() ? st_->cfg.max_body - cap_.body.size() : 0;
   const std::size_t want = std::min(room, bytes.size());
-  const std::size_t got = st_->budget.take(want);
+  const std::size_t got = st_->budget.take(want, budget_bytes_);
   budget_bytes_ += got;
   cap_.body.append(bytes.data(), got);
   if (got < bytes.size()) {

@@ -31,8 +31,10 @@ void Conn::shutdown() {
 void Conn::wait_request() {
   phase_ = Phase::idle;
   if (st_->stopping) return close_client();
-  if (st_->budget.used() > st_->budget.limit() / 2) {
-    // Records wait for the triage thread: take no new request until it catches up.
+  // Forwarding never waits for one large record: large bodies fill the record memory only up to
+  // its reserve (RecordBudget::take), cut there with a warning, and a new request waits only when
+  // not even a small record fits, i.e. when the triage thread is behind on many exchanges.
+  if (!st_->budget.room_for_small()) {
     timer_.expires_after(std::chrono::milliseconds(10));
     timer_.async_wait([self = shared_from_this()](error_code ec) {
       if (!ec) self->wait_request();
@@ -203,6 +205,12 @@ void Conn::take_request_facts(bool proceed) {
   cap_.request_body = req_.body().substr(0, kept);
   cap_.request_body_cut = kept < req_.body().size();
   budget_bytes_ = kept;
+  if (cap_.request_body_cut) {
+    cap_.notes.push_back(fmt::format("the proxy's record memory ({} bytes for every exchange in flight and not yet "
+                                     "triaged) was full: the record keeps the request body's first {} of {} bytes "
+                                     "(the upstream got it whole)",
+                                     st_->budget.limit(), kept, req_.body().size()));
+  }
 
   facts_ = RequestFacts{};
   facts_.http_method = cap_.method;
@@ -317,7 +325,7 @@ void Conn::respond_made(int status, Headers headers, std::string body, std::stri
   cap_.status = status;
   cap_.reason = std::string(made_->reason());
   cap_.response_headers = fields_of(made_->base());
-  const std::size_t kept = st_->budget.take(std::min(made_->body().size(), st_->cfg.max_body));
+  const std::size_t kept = st_->budget.take(std::min(made_->body().size(), st_->cfg.max_body), budget_bytes_);
   cap_.body = made_->body().substr(0, kept);
   budget_bytes_ += kept;
   body_cut_ = kept < made_->body().size();

@@ -11,11 +11,18 @@
 
 namespace mcptriage::proxy {
 
-std::size_t RecordBudget::take(std::size_t n) {
+std::size_t RecordBudget::take(std::size_t n, std::size_t held) {
+  const std::size_t large_limit = limit_ - limit_ / 8;
   std::size_t used = used_.load(std::memory_order_relaxed);
   while (true) {
+    const std::size_t small = held < kSmallRecord ? std::min(n, kSmallRecord - held) : 0;
     const std::size_t room = used >= limit_ ? 0 : limit_ - used;
-    const std::size_t got = std::min(n, room);
+    const std::size_t got_small = std::min(small, room);
+    std::size_t got = got_small;
+    if (got_small == small && n > small) {  // the rest only below the reserve, and only after the whole small part
+      const std::size_t after = used + got_small;
+      got += std::min(n - small, after >= large_limit ? 0 : large_limit - after);
+    }
     if (got == 0) return 0;
     if (used_.compare_exchange_weak(used, used + got, std::memory_order_relaxed)) return got;
   }

@@ -58,9 +58,17 @@ class ExchangeSink {
 /// yet triaged. Shared by the network thread (take) and the triage thread (give back).
 class RecordBudget {
  public:
+  /// The first bytes of each exchange's record (its request and a small response whole) may use
+  /// the whole limit; bytes past them only the limit less a reserve of an eighth, so that a few
+  /// large bodies cannot leave small exchanges without a record.
+  static constexpr std::size_t kSmallRecord = 64 * 1024;
+
   explicit RecordBudget(std::size_t limit) : limit_(limit) {}
-  /// Up to `n` bytes more; returns how many may be kept.
-  std::size_t take(std::size_t n);
+  /// Up to `n` bytes more for an exchange that holds `held` already; returns how many may be kept.
+  std::size_t take(std::size_t n, std::size_t held = 0);
+  /// Room for one more small record: forwarding takes new requests only while there is (else the
+  /// triage thread is behind on many exchanges, and the connections wait for it).
+  bool room_for_small() const { return used() + kSmallRecord <= limit_; }
   void give_back(std::size_t n) { used_.fetch_sub(n, std::memory_order_relaxed); }
   std::size_t used() const { return used_.load(std::memory_order_relaxed); }
   std::size_t limit() const { return limit_; }

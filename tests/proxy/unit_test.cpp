@@ -486,6 +486,16 @@ TEST(ProxyBudget, TakesWhatIsLeft) {
   b.give_back(50);
   EXPECT_EQ(b.take(10), 10u);
   EXPECT_EQ(b.used(), 60u);
+  // Past an exchange's first 64 KiB, only the limit less its reserve (an eighth): small records
+  // still fit when large ones filled the rest (issue 30 item 8).
+  const std::size_t k = RecordBudget::kSmallRecord;
+  RecordBudget big(16 * k);
+  EXPECT_EQ(big.take(20 * k), 14 * k);  // 14/16: the reserve of 2*k left
+  EXPECT_FALSE(big.take(k, 14 * k));    // this exchange is past its small part: nothing more
+  EXPECT_TRUE(big.room_for_small());
+  EXPECT_EQ(big.take(k), k);            // a small record of another exchange: kept
+  EXPECT_EQ(big.take(3 * k), k);        // another: its small part only, into the last of the reserve
+  EXPECT_FALSE(big.room_for_small());
 }
 
 TEST(ProxyWatcher, ReportsNothingNewRequestAndResend) {
