@@ -410,8 +410,10 @@ int proxy_main(int argc, char** argv) {
         // (a POST of a JSON-RPC message always is one, so its entry is made only for a .har).
         // The same rule then skips it when a .har recording is read back.
         // A response the proxy made itself (a 502, a 413) is always judged: the client got it.
-        const bool maybe_skip =
-            !c.made_by_proxy && (c.method != "POST" || peek_message(c.request_body).kind == MessageKind::other);
+        // A request body cut in its record (the record bound, the record memory) is no evidence
+        // that the exchange is not MCP: it is judged, on what was kept.
+        const bool maybe_skip = !c.made_by_proxy && !c.request_body_cut &&
+                                (c.method != "POST" || peek_message(c.request_body).kind == MessageKind::other);
         const std::string har = maybe_skip || want_har ? har_entry(c) : std::string();
         std::optional<Skip> skip;
         if (maybe_skip) skip = skip_of(har);
