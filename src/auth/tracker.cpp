@@ -719,9 +719,10 @@ AuthAnnotation AuthTracker::add(const AuthLeg& leg, std::string source) {
         if (v06plus && leg.state == 0) {
           j.fire("state_missing", AuthLevel::W, AuthParty::client, "the authorization request has no state");
         }
-        const auth::UrlParts redirect = auth::split_url(field("redirect_uri"));
+        const std::string redirect_uri = field("redirect_uri");  // split_url's views point into it
+        const auth::UrlParts redirect = auth::split_url(redirect_uri);
         if (lower(redirect.scheme) == "http" && !loopback(redirect.authority)) {
-          j.fire("insecure_endpoint", AuthLevel::M, AuthParty::client, "redirect URI " + clip(field("redirect_uri")) + " is http");
+          j.fire("insecure_endpoint", AuthLevel::M, AuthParty::client, "redirect URI " + clip(redirect_uri) + " is http");
         }
         detail += ": authorization request";
       }
