@@ -4,7 +4,7 @@ _mcptriage() {
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
   local outcomes="TOOL_SUCCESS TOOL_ERROR RPC_SUCCESS INPUT_REQUIRED TASK_CREATED ACCEPTED HTTP_ERROR INVALID_HTTP_RESPONSE STREAM_INCOMPLETE MALFORMED_JSON INVALID_ENVELOPE JSONRPC_ERROR INVALID_TOOL_RESULT INVALID_RESULT NOT_CAPTURED"
-  local opts="-h --help --version -f --format --color --id --method --request --body --session --protocol-version --status --expect --fail-on --manifest --report-junit --report-tap --report-html --report-otlp -q --quiet --progress --follow --max-input --max-body -j --jobs --no-redact"
+  local opts="-h --help --version -f --format --color --id --method --request --body --session --protocol-version --status --expect --fail-on --manifest --report-junit --report-tap --report-html --report-otlp --export-har -q --quiet --progress --follow --max-input --max-body -j --jobs --no-redact"
   if [[ ${COMP_WORDS[1]} == explain && $COMP_CWORD -ge 2 ]]; then
     # `mcptriage explain NAME...`: reason codes, outcomes and skipped-record reasons, from --list.
     local names
@@ -26,7 +26,7 @@ _mcptriage() {
       if [[ $cur == *,* ]]; then head=${cur%,*},; last=${cur##*,}; fi
       mapfile -t COMPREPLY < <(compgen -P "$head" -W "$outcomes" -- "$last")
       return ;;
-    --request|--body|--manifest|--report-junit|--report-tap|--report-html|--report-otlp) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
+    --request|--body|--manifest|--report-junit|--report-tap|--report-html|--report-otlp|--export-har) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
     --id|--status|--max-input|--max-body|-j|--jobs) return ;;
   esac
   if [[ $cur == -* ]]; then

@@ -154,6 +154,8 @@ class RecordSink {
   virtual bool prepares() const { return false; }
   /// Whether record() reads Record::view (then the run makes it on the worker threads).
   virtual bool wants_views() const { return false; }
+  /// Whether record() reads Record::har (then the run makes it on the worker threads).
+  virtual bool wants_har() const { return false; }
   /// Renders ahead, on a worker thread, what record() would render of `r` that neither its
   /// numbering (`source`, renumbered in a log read in blocks) nor its format can change: for
   /// JSON Lines, the text from `"outcome"` on. Must be pure and thread-safe. The run hands the

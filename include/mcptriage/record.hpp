@@ -46,6 +46,10 @@ struct Record {
   std::shared_ptr<const AuthLeg> auth_leg = nullptr;
   /// The record's `auth` member (docs/auth.md), set by the run from the session's AuthTracker.
   std::shared_ptr<const AuthAnnotation> auth = nullptr;
+  /// Its exchange as one HAR 1.2 entry (export_har_entry, `--export-har`), redacted already;
+  /// made on the worker only when a sink asks for it (RecordSink::wants_har), shared by the
+  /// records of one batch reply. Null otherwise, and for a skipped entry.
+  std::shared_ptr<const std::string> har = nullptr;
 };
 
 /// One event of an event-stream response as a report shows it.

@@ -133,6 +133,9 @@ std::string to_valid_utf8(std::string_view s);
 /// become visible escapes (`\x1b`), invalid UTF-8 bytes become `\xNN`.
 std::string escape_terminal(std::string_view s);
 
+/// RFC 4648 §4 base64 of `bytes`, with padding.
+std::string base64_encode(std::string_view bytes);
+
 /// True when `s` is valid UTF-8 (RFC 3629: no overlongs, surrogates or code points past U+10FFFF).
 bool is_valid_utf8(std::string_view s);
 
@@ -167,6 +170,14 @@ std::string redact_header(std::string_view name, std::string_view value);
 /// fragment: names holding `token`, `secret`, `key`, `password`, `credential`, `signature`, and
 /// `code`, `sig`, `auth`, `session`, `session_id`, `jwt`, `pwd`, `pass`.
 std::string redact_url(std::string_view url);
+
+/// Credentials in a captured body, hidden without breaking its JSON: inside a JSON or
+/// event-stream body, each string literal is redacted as the text it holds (escapes undone, then
+/// escaped again only when something was hidden), and the value of a member whose name the rules
+/// call secret (`"password": "..."`) is hidden whole, so no rule can run past a string's end; any
+/// other body (a form, text) is redacted as free text (redact()). Returns `body` unchanged while
+/// redaction is off. The proxy's recordings and `--export-har` write bodies through it.
+std::string redact_body(std::string_view body);
 
 // ---------------------------------------------------------------------------------------------
 // OpenTelemetry attributes (docs/output.md "otel"): src/render/otel.cpp

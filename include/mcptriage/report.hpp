@@ -130,6 +130,22 @@ std::unique_ptr<RecordSink> make_html_sink(Output& out, bool stream, HtmlBudget 
 /// for start and end. `stream`: written as the records come (a file of its own).
 std::unique_ptr<RecordSink> make_otlp_sink(Output& out, bool stream, long long now_s);
 
+/// The exchange `ex` as one HAR 1.2 entry (`--export-har`, docs/bundle.md), whatever format it was
+/// read from: its request (the captured body; else one rebuilt from what the readers and `flags`
+/// know of it, `_mcptriage.request_rebuilt`), its response (the body as the client's HTTP library
+/// reads it: de-chunked and decoded), and in `_mcptriage` its capture format, whether the
+/// transport was captured, and its body state (HAR 1.2 has no field for a body cut short).
+/// Headers, URLs and bodies are redacted (redact_header, redact_url, redact_body) unless
+/// redaction is off. `along`: what classify() read of the request (its RequestInfo), or null. The
+/// text ends with the `_mcptriage` object's closing brace and then the entry's.
+std::string export_har_entry(const Exchange& ex, const ContextFlags& flags, const ReadAlong* along);
+
+/// `--export-har FILE`: the records' exchanges as one HAR 1.2 document, an entry per exchange (a
+/// batch reply's records share one) in the run's order, each with the record's `source` in its
+/// `_mcptriage`. Skipped entries and inputs that could not be read are counted in the log's
+/// `comment`. Written as the records come.
+std::unique_ptr<RecordSink> make_har_sink(Output& out);
+
 /// Running counts for the end-of-run summary line (constant memory, whatever the run's size).
 struct Tally {
   std::map<Outcome, std::size_t> counts;

@@ -168,6 +168,7 @@ std::expected<Config, UsageError> resolve_config(const RawOptions& opt, const En
   cfg.report_tap = opt.report_tap;
   cfg.report_html = opt.report_html;
   cfg.report_otlp = opt.report_otlp;
+  cfg.export_har = opt.export_har;
   cfg.quiet = opt.quiet;
   cfg.one_session = opt.session;
   cfg.capture.assumed_status = opt.status;

@@ -73,6 +73,9 @@ struct Config {
   std::string report_tap;              ///< "" for none, "-" for standard output
   std::string report_html;             ///< `--report-html`: "" for none, "-" for standard output
   std::string report_otlp;             ///< `--report-otlp`: "" for none, "-" for standard output
+  std::string export_har;              ///< `--export-har`: "" for none, "-" for standard output
+  /// The records go to this file instead of standard output (`mcptriage bundle`); "" for standard output.
+  std::string records_file;
   bool quiet = false;
   Progress progress;
   CaptureOptions capture;              ///< --status, --max-input, --max-body

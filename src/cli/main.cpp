@@ -2,6 +2,7 @@
 // triage run (src/cli/run.hpp). Everything else lives in the library, so that tests link the same code.
 #include <csignal>
 
+#include "cli/bundle.hpp"
 #include "cli/explain.hpp"
 #include "cli/run.hpp"
 #include "cli/stats.hpp"
@@ -37,6 +38,8 @@ constexpr Command kCommands[] = {
     {"diff", "two captures or logs compared per method and tool: failure rates, new failing reasons, changed "
              "exchanges (docs/stats.md)",
      mcptriage::cli::diff_main},
+    {"bundle", "one archive for a bug report: records, HTML report, the inputs as one redacted HAR, version",
+     mcptriage::cli::bundle_main},
 };
 
 int triage(int argc, char** argv) { return mcptriage::cli::triage_main(argc, argv, kCommands); }

@@ -89,6 +89,10 @@ std::expected<RawOptions, OptionsExit> parse_options(int argc, const char* const
   app.add_option("--report-otlp", opt.report_otlp,
                  "Write the records as OTLP/JSON traces to FILE, one span per exchange (docs/report.md)")
       ->type_name("FILE");
+  app.add_option("--export-har", opt.export_har,
+                 "Write the exchanges of the inputs, whatever their format, as one HAR 1.2 file to FILE, redacted "
+                 "unless --no-redact ('-' for stdout; docs/bundle.md)")
+      ->type_name("FILE");
   app.add_flag("-q,--quiet", opt.quiet, "No summary line on stderr at the end");
   app.add_flag("--progress", opt.progress, "Show a progress line on stderr even when it would be hidden");
   // Sizes: a number with an optional K/M/G unit; negative or zero limits make no sense.

@@ -44,6 +44,7 @@ struct RawOptions {
   std::string report_tap;                  ///< `--report-tap FILE` ("-": standard output)
   std::string report_html;                 ///< `--report-html FILE` ("-": standard output)
   std::string report_otlp;                 ///< `--report-otlp FILE` ("-": standard output)
+  std::string export_har;                  ///< `--export-har FILE` ("-": standard output)
   bool quiet = false;
   bool progress = false;
   bool explain = false;                    ///< `--explain`

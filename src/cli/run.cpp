@@ -202,10 +202,14 @@ ExitCode run(const Config& config, const Env&, const RunOutput& output) {
 
   // The outputs: records on standard output, reports to their files (or after the records).
   io::FdOutput standard_output(STDOUT_FILENO, "standard output");
-  std::unique_ptr<RecordSink> records_sink = output.make_sink ? output.make_sink(standard_output)
+  // `mcptriage bundle`: the records into a file of the bundle instead.
+  std::unique_ptr<io::FileOutput> records_file;
+  if (!config.records_file.empty()) records_file = std::make_unique<io::FileOutput>(config.records_file, "records");
+  Output& records_output = records_file ? static_cast<Output&>(*records_file) : static_cast<Output&>(standard_output);
+  std::unique_ptr<RecordSink> records_sink = output.make_sink ? output.make_sink(records_output)
                                              : config.format == OutputFormat::jsonl
-                                                 ? make_jsonl_sink(standard_output)
-                                                 : make_table_sink(standard_output, TableOptions{config.color, config.explain, config.verbose});
+                                                 ? make_jsonl_sink(records_output)
+                                                 : make_table_sink(records_output, TableOptions{config.color, config.explain, config.verbose});
   std::vector<Report> reports;
   auto add_report = [&](const std::string& path, std::string_view what, auto make) {
     if (path.empty()) return;
@@ -220,6 +224,7 @@ ExitCode run(const Config& config, const Env&, const RunOutput& output) {
   // A file of its own is written as the records come; into standard output, after them.
   add_report(config.report_html, "HTML", [](Output& o, bool file) { return make_html_sink(o, file); });
   add_report(config.report_otlp, "OTLP", [&config](Output& o, bool file) { return make_otlp_sink(o, file, config.now); });
+  add_report(config.export_har, "HAR", [](Output& o, bool) { return make_har_sink(o); });
   std::vector<RecordSink*> sinks{records_sink.get()};
   for (const Report& r : reports) sinks.push_back(r.sink.get());
 
@@ -342,6 +347,7 @@ ExitCode run(const Config& config, const Env&, const RunOutput& output) {
     triage.run(source);
     reporter.end_progress();
     records_sink->finish();
+    if (records_file) records_file->close();
   } catch (const OutputError& e) {
     // Standard output failed: stop at once (the pipeline stopped reading), no reports and no
     // summary: they would speak of a run whose records are lost or unread.

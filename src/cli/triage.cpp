@@ -62,6 +62,7 @@ Triage::Triage(std::span<const io::Input> inputs, TriageOptions options, std::sp
   for (const RecordSink* s : sinks_) {
     if (s->prepares() && preparer_ == nullptr) preparer_ = s;
     views_ = views_ || s->wants_views();
+    har_ = har_ || s->wants_har();
   }
 }
 
@@ -94,6 +95,8 @@ void Triage::records_of(const Exchange& ex, const ContextFlags& flags, SourceRef
   if (options_.auth) {
     if (auto leg = extract_auth_leg(ex, results)) auth_leg = std::make_shared<const AuthLeg>(std::move(*leg));
   }
+  // For --export-har, likewise.
+  const auto har = har_ ? std::make_shared<const std::string>(export_har_entry(ex, flags, &along)) : nullptr;
   for (std::size_t k = 0; k < results.size(); ++k) {
     // Built in place: a Record holds some twenty strings, each moved again by a temporary.
     Record& made = out.emplace_back();
@@ -108,6 +111,7 @@ void Triage::records_of(const Exchange& ex, const ContextFlags& flags, SourceRef
     if (k == 0) made.key = ex.key;
     made.view = view;
     if (k == 0) made.auth_leg = auth_leg;
+    made.har = har;
     // The output's text of the record, made here on the worker (JSON Lines: but its source).
     if (preparer_ != nullptr) preparer_->prepare(made, prepared.emplace_back());
   }

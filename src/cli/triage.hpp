@@ -100,6 +100,7 @@ class Triage {
   std::span<const io::Input> inputs_;
   TriageOptions options_;
   bool views_ = false;  ///< some sink reads Record::view
+  bool har_ = false;    ///< some sink reads Record::har
   std::span<RecordSink* const> sinks_;
   const RecordSink* preparer_ = nullptr;
   Reporter& reporter_;

@@ -1,15 +1,14 @@
 // The written forms of an exchange the proxy saw: the JSON Lines line and the HAR entry.
 #include "proxy/captured.hpp"
 
-#include <boost/beast/core/detail/base64.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
-#include <ctime>
 #include <iterator>
 
 #include "capture/body.hpp"
+#include "render/har_write.hpp"
 #include "mcptriage/capture.hpp"
 #include "mcptriage/http.hpp"
 #include "mcptriage/render.hpp"
@@ -18,30 +17,13 @@
 namespace mcptriage::proxy {
 namespace {
 
-std::string base64(std::string_view bytes) {
-  std::string out(boost::beast::detail::base64::encoded_size(bytes.size()), '\0');
-  out.resize(boost::beast::detail::base64::encode(out.data(), bytes.data(), bytes.size()));
-  return out;
-}
+std::string base64(std::string_view bytes) { return base64_encode(bytes); }
 
 void str(std::string& out, std::string_view s) { append_json_string(out, s); }
 
 void ms(std::string& out, const std::optional<double>& v) {
   if (v) out += fmt::format("{:.3f}", *v);
   else out += "null";
-}
-
-/// ISO 8601 UTC with milliseconds (HAR 1.2 startedDateTime).
-std::string iso_time(std::chrono::system_clock::time_point t) {
-  const auto since = t.time_since_epoch();
-  const auto secs = std::chrono::duration_cast<std::chrono::seconds>(since);
-  const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(since - secs).count();
-  const std::time_t tt = static_cast<std::time_t>(secs.count());
-  std::tm tm{};
-  gmtime_r(&tt, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-  return fmt::format("{}.{:03d}Z", buf, millis);
 }
 
 /// What the record keeps of the response body.
@@ -147,26 +129,26 @@ std::vector<std::string> proxy_notes(const Captured& c, const RecordBody& rb) {
   return out;
 }
 
-/// Headers as a JSON array: `[["name","value"],...]` (the exchange log) or
-/// `[{"name":...,"value":...},...]` (HAR 1.2), values redacted.
-void headers_json(std::string& out, const Headers& hs, bool har) {
+/// Headers as the exchange log writes them, `[["name","value"],...]`, values redacted (the HAR
+/// entry's are written by append_har_entry).
+void headers_json(std::string& out, const Headers& hs) {
   out += '[';
   bool first = true;
   for (const Header& h : hs) {
     if (!first) out += ',';
     first = false;
-    out += har ? "{\"name\":" : "[";
+    out += '[';
     str(out, h.name);
-    out += har ? ",\"value\":" : ",";
+    out += ',';
     str(out, redact_header(h.name, h.value));
-    out += har ? '}' : ']';
+    out += ']';
   }
   out += ']';
 }
 
 void timing_member(std::string& out, const Captured& c) {
   out += "{\"started\":";
-  str(out, iso_time(c.started));
+  str(out, har_iso_time(c.started));
   out += ",\"request_ms\":";
   ms(out, c.timing.request_ms);
   out += ",\"response_ms\":";
@@ -229,81 +211,6 @@ bool response_made_by_proxy(const Captured& c) {
   return c.made_by_proxy || !forwarded;
 }
 
-std::string redact_body(std::string_view body) {
-  if (!redaction_enabled() || body.empty()) return std::string(body);
-  const std::size_t first = body.find_first_not_of(" \t\r\n");
-  const bool structured = first != std::string_view::npos &&
-                          (body[first] == '{' || body[first] == '[' || body.substr(first).starts_with("data:") ||
-                           body.substr(first).starts_with("event:") || body.substr(first).starts_with("id:") ||
-                           body.substr(first).starts_with("retry:") || body[first] == ':');
-  if (!structured) return redact(body);
-  std::string out;
-  out.reserve(body.size() + 16);
-  // The end (one past the closing quote) of the string literal that opens at `i`, or npos.
-  auto literal_end = [&](std::size_t i) {
-    for (std::size_t k = i + 1; k < body.size(); ++k) {
-      if (body[k] == '\\') ++k;
-      else if (body[k] == '"') return k + 1;
-    }
-    return std::string_view::npos;
-  };
-  // One string literal, redacted as the text it holds (escapes undone, so that a `\n` ends a
-  // line for the rules that run to a line's end): the literal as it was when nothing is hidden.
-  auto literal = [&](std::string_view lit) {
-    const auto value = json_string_value(lit);
-    if (!value) return append_redacted(out, lit);
-    const std::string hidden = redact(*value);
-    if (hidden == *value) {
-      out.append(lit);
-    } else {
-      out += '"';
-      out += json_escape(hidden);
-      out += '"';
-    }
-  };
-  std::size_t i = 0;
-  while (i < body.size()) {
-    const std::size_t q = body.find('"', i);
-    if (q == std::string_view::npos) {
-      out.append(body.substr(i));
-      break;
-    }
-    out.append(body.substr(i, q - i));
-    const std::size_t end = literal_end(q);
-    if (end == std::string_view::npos) {
-      append_redacted(out, body.substr(q));  // an unterminated string: the rest as free text
-      break;
-    }
-    // `"name": "value"`: a member whose name the rules call secret (`"password": "..."`) has
-    // its value hidden whole.
-    std::size_t k = end;
-    while (k < body.size() && (body[k] == ' ' || body[k] == '\t')) ++k;
-    if (k < body.size() && body[k] == ':') {
-      std::size_t v = k + 1;
-      while (v < body.size() && (body[v] == ' ' || body[v] == '\t')) ++v;
-      if (v < body.size() && body[v] == '"') {
-        const std::size_t vend = literal_end(v);
-        const auto name = json_string_value(body.substr(q, end - q));
-        if (vend != std::string_view::npos && name) {
-          const std::string probe = "\"" + *name + "\": \"x\"";
-          if (redact(probe) != probe) {
-            out.append(body.substr(q, v - q));
-            out += "\"[REDACTED]\"";
-          } else {
-            out.append(body.substr(q, v - q));
-            literal(body.substr(v, vend - v));
-          }
-          i = vend;
-          continue;
-        }
-      }
-    }
-    literal(body.substr(q, end - q));
-    i = end;
-  }
-  return out;
-}
-
 std::string exchange_line(const Captured& c, const std::optional<Skip>& skipped) {
   const RecordBody rb = record_body(c);
   bool request_base64 = false;
@@ -315,14 +222,14 @@ std::string exchange_line(const Captured& c, const std::optional<Skip>& skipped)
   out += ",\"url\":";
   str(out, redact_url(c.url));
   out += ",\"headers\":";
-  headers_json(out, c.request_headers, false);
+  headers_json(out, c.request_headers);
   out += ",\"body\":";
   if (c.request_body.empty() && c.method != "POST" && c.method != "PUT" && c.method != "PATCH") out += "null";
   else str(out, request_body);
   out += "},\"response\":{\"status\":" + std::to_string(c.status) + ",\"reason\":";
   str(out, c.reason);
   out += ",\"headers\":";
-  headers_json(out, c.response_headers, false);
+  headers_json(out, c.response_headers);
   out += ",\"body\":";
   if (rb.base64) str(out, base64(rb.bytes));
   else str(out, rb.bytes);
@@ -356,72 +263,41 @@ HarTimings har_timings(const Timing& t) {
   return h;
 }
 
-static void micros(std::string& out, long long us) { fmt::format_to(std::back_inserter(out), "{}.{:03}", us / 1000, us % 1000); }
-
 std::string har_entry(const Captured& c) {
   const RecordBody rb = record_body(c);
   bool request_base64 = false;
-  const std::string request_body = record_request_body(c, request_base64);
+  std::string request_body = record_request_body(c, request_base64);
+  HarEntry e;
+  e.started = har_iso_time(c.started);
+  e.method = c.method;
+  e.url = c.url;
+  e.request_headers = &c.request_headers;
+  if (!c.request_body.empty()) e.post = HarText{std::move(request_body), request_base64};
+  e.request_body_size = static_cast<long long>(c.request_body.size());
+  e.status = c.status;
+  e.status_text = c.reason;
+  e.response_headers = &c.response_headers;
+  e.content_size = rb.bytes.size();
+  if (c.status != 0 && rb.state != "not_captured") {
+    e.content = HarText{rb.base64 ? base64(rb.bytes) : rb.bytes, rb.base64};
+  } else if (rb.state == "not_captured") {
+    e.content_comment = rb.notes.empty() ? std::string("the proxy kept no body") : rb.notes.back();
+  }
+  e.response_body_size = static_cast<long long>(c.body_bytes);
+  const HarTimings timings = har_timings(c.timing);
+  e.time_us = timings.send + timings.blocked + timings.connect + timings.wait + timings.receive;
+  e.blocked_us = timings.blocked;
+  e.connect_us = timings.connect_measured ? timings.connect : -1;
+  e.send_us = timings.send;
+  e.wait_us = timings.wait;
+  e.receive_us = timings.receive;
+  e.custom = "\"timing\":";
+  timing_member(e.custom, c);
+  e.custom += ",\"proxy\":";
+  proxy_member(e.custom, c, rb, request_base64, std::nullopt);
   std::string out;
   out.reserve(rb.bytes.size() + request_body.size() + 1024);
-  out += "{\"startedDateTime\":";
-  str(out, iso_time(c.started));
-  const HarTimings timings = har_timings(c.timing);
-  out += ",\"time\":";
-  micros(out, timings.send + timings.blocked + timings.connect + timings.wait + timings.receive);
-  out += ",\"request\":{\"method\":";
-  str(out, c.method);
-  out += ",\"url\":";
-  str(out, redact_url(c.url));
-  out += ",\"httpVersion\":\"HTTP/1.1\",\"cookies\":[],\"headers\":";
-  headers_json(out, c.request_headers, true);
-  out += ",\"queryString\":[]";
-  if (!c.request_body.empty()) {
-    out += ",\"postData\":{\"mimeType\":";
-    str(out, find_header(c.request_headers, "Content-Type").value_or(""));
-    out += ",\"text\":";
-    str(out, request_body);
-    if (request_base64) out += ",\"encoding\":\"base64\"";
-    out += '}';
-  }
-  out += ",\"headersSize\":-1,\"bodySize\":" + std::to_string(c.request_body.size());
-  out += "},\"response\":{\"status\":" + std::to_string(c.status) + ",\"statusText\":";
-  str(out, c.reason);
-  out += ",\"httpVersion\":\"HTTP/1.1\",\"cookies\":[],\"headers\":";
-  headers_json(out, c.response_headers, true);
-  out += ",\"content\":{\"size\":" + std::to_string(rb.bytes.size()) + ",\"mimeType\":";
-  str(out, find_header(c.response_headers, "Content-Type").value_or(""));
-  if (c.status != 0 && rb.state != "not_captured") {
-    out += ",\"text\":";
-    if (rb.base64) {
-      str(out, base64(rb.bytes));
-      out += ",\"encoding\":\"base64\"";
-    } else {
-      str(out, rb.bytes);
-    }
-  } else if (rb.state == "not_captured") {
-    out += ",\"comment\":";
-    str(out, rb.notes.empty() ? std::string("the proxy kept no body") : rb.notes.back());
-  }
-  out += "},\"redirectURL\":";
-  str(out, redact_url(find_header(c.response_headers, "Location").value_or("")));
-  out += ",\"headersSize\":-1,\"bodySize\":" + std::to_string(c.body_bytes) + "},\"cache\":{},\"timings\":{\"blocked\":";
-  micros(out, timings.blocked);
-  out += ",\"dns\":-1,\"connect\":";
-  if (timings.connect_measured) micros(out, timings.connect);
-  else out += "-1";
-  out += ",\"send\":";
-  micros(out, timings.send);
-  out += ",\"wait\":";
-  micros(out, timings.wait);
-  out += ",\"receive\":";
-  micros(out, timings.receive);
-  out += ",\"ssl\":-1}";
-  out += ",\"_mcptriage\":{\"timing\":";
-  timing_member(out, c);
-  out += ",\"proxy\":";
-  proxy_member(out, c, rb, request_base64, std::nullopt);
-  out += "}}";
+  append_har_entry(out, e);
   return out;
 }
 
@@ -438,9 +314,9 @@ std::string live_members(const Captured& c, bool resend) {
 std::optional<Skip> skip_of(std::string_view har_entry_text) {
   // The HAR reader's rule (docs/formats.md, "Entries that are not MCP"), on the very entry a
   // .har recording would hold: one rule for both recordings.
-  std::string har = R"({"log":{"version":"1.2","creator":{"name":"mcptriage proxy","version":"1"},"entries":[)";
+  std::string har = har_log_head("mcptriage proxy");
   har += har_entry_text;
-  har += "]}}";
+  har += har_log_tail(true);
   auto read = read_capture(har, "proxy");
   if (!read || read->empty()) return std::nullopt;
   return read->front().skipped;

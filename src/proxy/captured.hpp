@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "mcptriage/exchange.hpp"
+#include "mcptriage/render.hpp"
 
 namespace mcptriage::proxy {
 
@@ -115,11 +116,7 @@ std::string live_members(const Captured& c, bool resend);
 /// `.jsonl` and a `.har` recording.
 std::optional<Skip> skip_of(std::string_view har_entry_text);
 
-/// Credentials in a body, hidden without breaking its JSON: inside a JSON or event-stream body,
-/// each string literal is redacted as the text it holds (escapes undone, then escaped again only
-/// when something was hidden), and the value of a member whose name the rules call secret
-/// (`"password": "..."`) is hidden whole, so no rule can run past a string's end; any other body
-/// (a form, text) is redacted as free text. redact(), docs/security.md.
-std::string redact_body(std::string_view body);
+/// redact_body (render.hpp), which the proxy's records and HAR entries write bodies through.
+using mcptriage::redact_body;
 
 }  // namespace mcptriage::proxy

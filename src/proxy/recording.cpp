@@ -10,6 +10,8 @@
 #include <cstring>
 #include <optional>
 
+#include "render/har_write.hpp"
+
 namespace mcptriage::proxy {
 
 namespace {
@@ -63,8 +65,7 @@ std::expected<std::unique_ptr<Recording>, std::string> Recording::open(const std
   if (::fchmod(fd, 0600) != 0) return refuse(std::string("cannot make it mode 0600: ") + std::strerror(errno));
   std::unique_ptr<Recording> r(new Recording(fd, *kind, path));
   if (*kind == Kind::har &&
-      !r->write_all(R"({"log":{"version":"1.2","creator":{"name":"mcptriage proxy","version":"0.1.0"},"pages":[],"entries":[)"
-                    "\n")) {
+      !r->write_all(har_log_head("mcptriage proxy"))) {
     return std::unexpected("--record " + path + ": " + r->error_);
   }
   return r;
@@ -104,7 +105,7 @@ void Recording::write(std::string_view line, std::string_view har_entry) {
 
 void Recording::close() {
   if (fd_ < 0) return;
-  if (kind_ == Kind::har) write_all(first_ ? "]}}\n" : "\n]}}\n");
+  if (kind_ == Kind::har) write_all(har_log_tail(!first_));
   ::close(fd_);
   fd_ = -1;
 }

@@ -129,13 +129,7 @@ bool detail::append_plain_escaped(std::string& out, std::string_view s) {
   return true;
 }
 
-namespace {
-
-using detail::append_plain_escaped;
-
-
-/// RFC 4648 §4 base64 with padding.
-std::string base64(std::string_view bytes) {
+std::string base64_encode(std::string_view bytes) {
   static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string out;
   out.reserve((bytes.size() + 2) / 3 * 4);
@@ -155,6 +149,13 @@ std::string base64(std::string_view bytes) {
   }
   return out;
 }
+
+namespace {
+
+using detail::append_plain_escaped;
+
+
+std::string base64(std::string_view bytes) { return base64_encode(bytes); }
 
 /// Appends `"key":"value"` for a string field (redacted, RFC 8259 escaped); `null` for an empty
 /// value when `null_if_empty`. A value that is not UTF-8 is shown with U+FFFD and followed by a

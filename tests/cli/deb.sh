@@ -25,7 +25,7 @@ depends=$(dpkg-deb -f "$deb" Depends)
 echo "# Depends: $depends"
 # The libraries the binary links (ldd of the built binary), each a Debian package in Depends.
 # jemalloc only where the build links it (not under the sanitizers: scripts/test-sanitized).
-libs="libc6 libstdc++6 libfmt9 libsimdjson14 libssl3 zlib1g libbrotli1 libzstd1"
+libs="libc6 libstdc++6 libfmt9 libsimdjson14 libssl3 zlib1g libbrotli1 libzstd1 libarchive13"
 if ldd "$build/mcptriage" | grep -q libjemalloc; then libs+=" libjemalloc2"; fi
 for lib in $libs; do
   check "Depends names $lib" grep -q "\\b$lib\\b" <<<"$depends"
