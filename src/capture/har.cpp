@@ -288,6 +288,20 @@ class HarReader {
     }
     r.status = status < 0 || status > 999 ? 0 : static_cast<int>(status);
     r.transport_captured = true;
+    // An entry `mcptriage --export-har` wrote (docs/bundle.md): its `_mcptriage` object says the
+    // capture format, whether the HTTP transport was captured and the body's state, which HAR has
+    // no field for. Such an entry was an exchange when it was written: it is never skipped as not
+    // MCP (a curl -i capture of a 401 has no request to show it), and it reads back as it was.
+    struct Exported {
+      bool transport_captured = true;
+      std::string body;
+    };
+    std::optional<Exported> exported;
+    if (auto m = entry.get("_mcptriage"); m && m->is_object()) {
+      const auto transport = m->bool_at("transport_captured");
+      const auto body_state = string_at(*m, "body");
+      if (string_at(*m, "format") && transport && body_state) exported = Exported{*transport, std::string(*body_state)};
+    }
     const bool sse_media = media == "text/event-stream";
 
     std::optional<std::string_view> text;
@@ -316,7 +330,7 @@ class HarReader {
     };
     const bool stream_request = resource_type == "eventsource" ||
                                 (method == "GET" && (sse_media || http::list_has(accept, "text/event-stream")));
-    const bool mcp = sent.kind != MessageKind::not_jsonrpc || mcp_headers || stream_request || response_is_jsonrpc();
+    const bool mcp = exported || sent.kind != MessageKind::not_jsonrpc || mcp_headers || stream_request || response_is_jsonrpc();
     const bool auth_leg = is_oauth_leg(request) || (options_.auth && is_auth_request(request));
     if (!mcp && !auth_leg) {  // an OAuth leg is skipped below, saying what it says
       std::string kind;
@@ -351,6 +365,8 @@ class HarReader {
     } else if (r.status == 0) {
       not_captured("HAR status 0: the request got no response (never sent, blocked or failed" +
                    (error ? ": " + *error : std::string()) + ")");
+    } else if (exported && exported->body == "absent" && !text) {
+      r.body_state = BodyState::absent;  // the capture showed the headers and no body (curl --fail)
     } else if (rebuilt) {
       // The messages an EventSource received, kept by the exporter although the body was not.
       r.body = std::move(*rebuilt);
@@ -387,6 +403,10 @@ class HarReader {
                              : "no content.text: the exporter did not keep the body");
     }
 
+    if (exported) {
+      if (!exported->transport_captured) r.transport_captured = false;  // a bare body: the status was assumed
+      if (exported->body == "truncated" && r.body_state == BodyState::complete) r.body_state = BodyState::truncated;
+    }
     // A session DELETE, a CORS preflight, the standalone GET stream: no JSON-RPC call (legs.hpp).
     if (options_.auth && auth_leg && sent.kind == MessageKind::not_jsonrpc) return ex;  // judged by src/auth
     if (auto skip = non_call_leg(*ex.request, r)) return skipped(std::move(ex), skip->reason, std::move(skip->detail));

@@ -293,7 +293,12 @@ Judgement::Framing Judgement::transport(Classification& c, std::vector<Classific
                               "Content-Length: no client can decode it{}",
                               status_text(), clipped(coding.value_or("")), r.body.size(), hypothetical()));
   }
-  if (!r.transport_captured) return ex_.format == CaptureFormat::bare_sse ? Framing::sse : Framing::json;
+  // No transport captured: the framing is the reader's (a bare event-stream body), or, in a HAR
+  // entry `--export-har` wrote from one, the content.mimeType it kept (docs/bundle.md).
+  if (!r.transport_captured) {
+    return ex_.format == CaptureFormat::bare_sse || (ex_.format == CaptureFormat::har && is_sse_media) ? Framing::sse
+                                                                                                       : Framing::json;
+  }
   if (is_sse_media) return Framing::sse;
   if (is_json_media) {
     if (empty_body) {

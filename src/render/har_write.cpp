@@ -101,7 +101,7 @@ void append_har_entry(std::string& out, const HarEntry& e) {
   const Headers none;
   const Headers& response_headers = e.response_headers ? *e.response_headers : none;
   out += ",\"content\":{\"size\":" + std::to_string(e.content_size) + ",\"mimeType\":";
-  append_json_string(out, find_header(response_headers, "Content-Type").value_or(""));
+  append_json_string(out, find_header(response_headers, "Content-Type").value_or(e.content_mime));
   if (e.content) {
     text_member(out, *e.content);
   } else if (!e.content_comment.empty()) {

@@ -50,6 +50,9 @@ struct HarEntry {
   const Headers* response_headers = nullptr;
   std::optional<HarText> content;     ///< `content.text`; none: the body was not kept
   std::string content_comment;        ///< `content.comment` when there is no text ("" for none)
+  /// `content.mimeType` when the response has no Content-Type header: the body's media type as its
+  /// reader sniffed it (a bare event-stream body: `text/event-stream`); "" for none.
+  std::string content_mime;
   std::size_t content_size = 0;       ///< `content.size`: the body's length once decoded, bytes
   long long response_body_size = 0;   ///< `response.bodySize`: bytes on the wire (-1: unknown)
   /// Members of the entry's `_mcptriage` object (HAR 1.2 custom fields), as JSON text without the

@@ -154,6 +154,7 @@ std::string export_har_entry(const Exchange& ex, const ContextFlags& flags, cons
   if (!resp.http_version.empty()) e.response_http_version = resp.http_version;
   e.response_headers = &resp.headers;
   e.content_size = resp.body.size();
+  if (ex.format == CaptureFormat::bare_sse) e.content_mime = "text/event-stream";  // read back as a stream
   if (resp.body_state == BodyState::not_captured || resp.body_state == BodyState::absent) {
     e.content_comment = resp.body_state == BodyState::absent ? "the capture shows no body (curl --fail)"
                                                             : "the capture did not keep the body";
