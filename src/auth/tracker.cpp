@@ -207,7 +207,7 @@ struct LegJudgement {
 
 class Judge {
  public:
-  Judge(Flow& f, const AuthLeg& leg, std::string source) : f_(f), leg_(leg), source_(std::move(source)) {}
+  Judge(Flow& f, std::string source) : f_(f), source_(std::move(source)) {}
 
   /// Fires `code` on this leg.
   void fire(std::string_view code, AuthLevel level, AuthParty party, std::string detail) {
@@ -231,7 +231,6 @@ class Judge {
 
  private:
   Flow& f_;
-  const AuthLeg& leg_;
   std::string source_;
   AuthStep step_ = AuthStep::challenge;
   LegJudgement out_;
@@ -381,7 +380,7 @@ AuthAnnotation AuthTracker::add(const AuthLeg& leg, std::string source) {
                                      "the client went on after a refusal (" + f.findings.back().code + ")"});
   }
 
-  Judge j(f, leg, source);
+  Judge j(f, source);
   j.step(step_of(leg.kind));
   AuthAnnotation a;
   a.flow = f.number;
