@@ -71,8 +71,11 @@ void check_classification(const mcptriage::Exchange& ex, const mcptriage::Classi
   const std::string_view reason = to_string(c.reason);
   if (mcptriage::outcome_of(c.reason) != c.outcome) fail("the reason belongs to another outcome", reason);
   if (c.layer != mcptriage::layer_of(c.outcome)) fail("layer does not match the outcome", reason);
-  if (mcptriage::is_success(c.outcome) != (c.retry.advice == mcptriage::Advice::none)) {
-    fail("retry advice 'none' must go with success and only with it", reason);
+  // A leg of MCP authorization that broke no rule (auth_leg_ok, auth_probe_miss) has no advice of
+  // its own either: its flow's auth_flow record gives it (docs/auth.md).
+  const bool passed_leg = c.reason == mcptriage::Reason::auth_leg_ok || c.reason == mcptriage::Reason::auth_probe_miss;
+  if ((mcptriage::is_success(c.outcome) || passed_leg) != (c.retry.advice == mcptriage::Advice::none)) {
+    fail("retry advice 'none' must go with success (or a passed authorization leg) and only with it", reason);
   }
   if (!mcptriage::is_success(c.outcome)) return;
 
