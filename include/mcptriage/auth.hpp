@@ -82,6 +82,9 @@ struct AuthLeg {
   int status = 0;                  ///< the response status (0: none)
   bool transport_captured = true;  ///< false for a bare body (status assumed)
   bool body_captured = false;      ///< the response body is there to judge
+  /// The response's header fields are in the capture: false for a server access log line, which
+  /// has the status only (so a missing WWW-Authenticate is no evidence).
+  bool headers_captured = true;
   bool body_json_object = false;   ///< the response body is a JSON object
   std::string content_type;        ///< the response's media type, lower case, no parameters
   std::string protocol_version;    ///< MCP-Protocol-Version of the request, or an initialize's

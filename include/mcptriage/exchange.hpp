@@ -80,10 +80,11 @@ enum class CaptureFormat {
   curl_v,             ///< "curl-v": curl -v stderr (with its stdout)
   bare_json,          ///< "bare-json": a JSON body without status line or headers
   bare_sse,           ///< "bare-sse": an event-stream body without status line or headers
+  access_log,         ///< "access-log": a server access log, Common or Combined Log Format (no bodies)
 };
 
 /// The format's name as printed: "curl-i", "raw-http", "http-conversation", "har",
-/// "exchange-log", "jsonrpc-messages", "curl-v", "bare-json", "bare-sse".
+/// "exchange-log", "jsonrpc-messages", "curl-v", "bare-json", "bare-sse", "access-log".
 std::string_view to_string(CaptureFormat format);
 
 /// Why a reader kept an entry out of classification (docs/output.md "Skipped records").

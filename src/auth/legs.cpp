@@ -373,6 +373,7 @@ std::optional<AuthLeg> extract_auth_leg(const Exchange& ex, const std::vector<Cl
   }
   leg.status = r.status;
   leg.transport_captured = r.transport_captured;
+  leg.headers_captured = ex.format != CaptureFormat::access_log;
   leg.body_captured = r.body_state == BodyState::complete && !r.body.empty();
   leg.content_type = http::media_type(find_header(r.headers, "content-type").value_or(""));
   if (auto d = find_header(r.headers, "date")) leg.date = std::string(*d);

@@ -434,7 +434,7 @@ AuthAnnotation AuthTracker::add(const AuthLeg& leg, std::string source) {
         f.step_up_pending = true;
         f.reauthorized = false;
         f.step_up_scope = scope;
-        if (!leg.www_authenticate) {
+        if (!leg.www_authenticate && leg.headers_captured) {
           j.fire("challenge_no_www_authenticate", AuthLevel::M, AuthParty::resource_server,
                  "a 403 insufficient_scope without WWW-Authenticate");
         }
@@ -442,6 +442,11 @@ AuthAnnotation AuthTracker::add(const AuthLeg& leg, std::string source) {
         break;
       }
       if (f.resource.empty()) f.resource = leg.url;
+      if (!leg.headers_captured) {
+        j.out().verdict = "not_judged";
+        detail += ": the log shows the status only, not the WWW-Authenticate challenge";
+        break;
+      }
       if (!leg.www_authenticate) {
         j.fire("challenge_no_www_authenticate", AuthLevel::M, AuthParty::resource_server,
                "a 401 without WWW-Authenticate: the client cannot find the protected resource metadata from it");
@@ -810,8 +815,10 @@ AuthAnnotation AuthTracker::add(const AuthLeg& leg, std::string source) {
           const AuthParty party = error == "unsupported_grant_type" || error == "invalid_target" ? AuthParty::authorization_server : AuthParty::client;
           error_code_rule(j, "token_", error, field("error_description"), party);
         } else {
-          j.fire("token_endpoint_failed", AuthLevel::F, AuthParty::authorization_server,
-                 "the token endpoint answered " + std::to_string(leg.status) + " without an OAuth error body");
+          // Without the body, whose OAuth error names the party, the party is unknown.
+          j.fire("token_endpoint_failed", AuthLevel::F, leg.body_captured ? AuthParty::authorization_server : AuthParty::unknown,
+                 "the token endpoint answered " + std::to_string(leg.status) +
+                     (leg.body_captured ? " without an OAuth error body" : " (its body, with the OAuth error, was not captured)"));
         }
         break;
       }

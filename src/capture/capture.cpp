@@ -52,6 +52,7 @@ constexpr std::array kFormats = {
     Format{"har", capture::sniff_har, capture::read_har, capture::read_har_batches},
     Format{"json-lines", capture::sniff_json_lines, capture::read_json_lines},
     Format{"curl-v", capture::sniff_curl_verbose, capture::read_curl_verbose},
+    Format{"access-log", capture::sniff_access_log, capture::read_access_log},
     Format{"bare-json", sniff_bare_json, capture::read_bare_json},
     Format{"bare-sse", sniff_bare_sse, capture::read_bare_sse},
 };

@@ -14,6 +14,7 @@ std::string_view to_string(CaptureFormat format) {
     case CaptureFormat::curl_v: return "curl-v";
     case CaptureFormat::bare_json: return "bare-json";
     case CaptureFormat::bare_sse: return "bare-sse";
+    case CaptureFormat::access_log: return "access-log";
   }
   return "unknown";  // not reached: every enumerator is named above
 }

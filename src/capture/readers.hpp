@@ -133,6 +133,18 @@ std::expected<std::vector<Exchange>, CaptureError> read_bare_json(std::string_vi
 /// or is a `:` comment (WHATWG HTML, "event stream interpretation").
 bool sniff_bare_sse(std::string_view text);
 
+/// A server access log in the Common or Combined Log Format (Apache `common`/`combined`, nginx's
+/// default): true when the first line parses as one (`HOST IDENT USER [TIME] "METHOD TARGET
+/// VERSION" STATUS BYTES`).
+bool sniff_access_log(std::string_view text);
+/// One exchange per line, format "access-log" (docs/formats.md "Server access logs"): the method,
+/// target, status, time and user agent; no headers, no body (`body_state` not_captured). A POST
+/// and an authorization leg (by its path) are exchanges; a GET that is no authorization leg, a
+/// HEAD or other method is skipped `not_mcp`, a DELETE `session_end`; a line that does not parse
+/// is skipped `invalid_line`.
+std::expected<std::vector<Exchange>, CaptureError> read_access_log(std::string_view bytes, std::string_view name,
+                                                                   const CaptureOptions& options);
+
 /// One exchange, format "bare-sse": like read_bare_json, for an event-stream body.
 std::expected<std::vector<Exchange>, CaptureError> read_bare_sse(std::string_view bytes,
                                                                  std::string_view name,
