@@ -7,6 +7,7 @@
 // paths (docs/auth.md), and a call's HTTP status.
 #include <array>
 #include <charconv>
+#include <limits>
 #include <string>
 
 #include "capture/json_message.hpp"
@@ -121,6 +122,9 @@ std::optional<std::int64_t> clf_time(std::string_view t) {
   std::int64_t secs = days * 86400 + *h * 3600 + *mi * 60 + *se;
   const int offset = (*zh * 60 + *zm) * 60;
   secs -= t[21] == '+' ? offset : -offset;
+  // 64-bit nanoseconds end on 2262-04-11 (as iso8601_unix_ns): a later year is no time we keep.
+  constexpr std::int64_t kMaxSeconds = std::numeric_limits<std::int64_t>::max() / 1'000'000'000;
+  if (secs < 0 || secs > kMaxSeconds) return std::nullopt;
   return secs * 1'000'000'000;
 }
 
