@@ -128,14 +128,6 @@ std::optional<std::int64_t> clf_time(std::string_view t) {
   return secs * 1'000'000'000;
 }
 
-Exchange skipped(Exchange ex, SkipReason reason, std::string detail) {
-  ex.skipped = Skip{reason, std::move(detail)};
-  ex.request.reset();
-  ex.response = Response{};
-  ex.response.body_state = BodyState::not_captured;
-  return ex;
-}
-
 }  // namespace
 
 bool sniff_access_log(std::string_view text) {
@@ -157,7 +149,7 @@ std::expected<std::vector<Exchange>, CaptureError> read_access_log(std::string_v
     ex.line = line_no;
     const auto l = parse_line(text);
     if (!l) {
-      out.push_back(skipped(std::move(ex), SkipReason::invalid_line,
+      out.push_back(skipped_exchange(std::move(ex), SkipReason::invalid_line,
                             "line " + std::to_string(line_no) + " is no Common or Combined Log Format line"));
       continue;
     }
@@ -179,11 +171,11 @@ std::expected<std::vector<Exchange>, CaptureError> read_access_log(std::string_v
       // asset (nor a standalone stream from one), so it is no call as far as the log shows.
       if (auto skip = non_call_leg(request, r); skip && l->method != "GET") {
         ex.request = std::move(request);
-        out.push_back(skipped(std::move(ex), skip->reason, what + ": " + skip->detail));
+        out.push_back(skipped_exchange(std::move(ex), skip->reason, what + ": " + skip->detail));
         continue;
       }
       if (l->method != "POST") {
-        out.push_back(skipped(std::move(ex), SkipReason::not_mcp,
+        out.push_back(skipped_exchange(std::move(ex), SkipReason::not_mcp,
                               what + ": an access log shows no body, so only a POST may be an MCP call"));
         continue;
       }

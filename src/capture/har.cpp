@@ -212,21 +212,12 @@ class HarReader {
   }
 
 
-  static Exchange skipped(Exchange ex, SkipReason reason, std::string detail) {
-    ex.skipped = Skip{reason, std::move(detail)};
-    ex.request.reset();
-    ex.response = Response{};
-    ex.response.status = 0;
-    ex.response.body_state = BodyState::not_captured;
-    return ex;
-  }
-
   Exchange read_entry(View entry, std::size_t index) {
     Exchange ex;
     ex.source = source_name(name_, index);
     ex.format = CaptureFormat::har;
     if (!entry.is_object()) {
-      return skipped(std::move(ex), SkipReason::invalid_entry, "log.entries[" + std::to_string(index - 1) + "] is not an object");
+      return skipped_exchange(std::move(ex), SkipReason::invalid_entry, "log.entries[" + std::to_string(index - 1) + "] is not an object");
     }
     // HAR 1.2 "entries": startedDateTime (ISO 8601) and time (ms, the sum of the timings; -1: unknown).
     if (auto started = entry.string_at("startedDateTime")) ex.time.started_unix_ns = iso8601_unix_ns(*started);
@@ -236,7 +227,7 @@ class HarReader {
     auto req = entry.get("request");
     auto resp = entry.get("response");
     if (!req || !req->is_object()) {
-      return skipped(std::move(ex), SkipReason::invalid_entry,
+      return skipped_exchange(std::move(ex), SkipReason::invalid_entry,
                      "log.entries[" + std::to_string(index - 1) + "] has no \"request\" object (HAR 1.2 requires one)");
     }
 
@@ -335,7 +326,7 @@ class HarReader {
     if (!mcp && !auth_leg) {  // an OAuth leg is skipped below, saying what it says
       std::string kind;
       if (!resource_type.empty()) kind = ", " + std::string(resource_type);
-      return skipped(std::move(ex), SkipReason::not_mcp,
+      return skipped_exchange(std::move(ex), SkipReason::not_mcp,
                      what + " -> " + std::to_string(r.status) + (media.empty() ? "" : " " + media) + kind +
                          ": no JSON-RPC message in the request or the response");
     }
@@ -409,7 +400,7 @@ class HarReader {
     }
     // A session DELETE, a CORS preflight, the standalone GET stream: no JSON-RPC call (legs.hpp).
     if (options_.auth && auth_leg && sent.kind == MessageKind::not_jsonrpc) return ex;  // judged by src/auth
-    if (auto skip = non_call_leg(*ex.request, r)) return skipped(std::move(ex), skip->reason, std::move(skip->detail));
+    if (auto skip = non_call_leg(*ex.request, r)) return skipped_exchange(std::move(ex), skip->reason, std::move(skip->detail));
     return ex;
   }
 };

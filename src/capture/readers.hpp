@@ -9,6 +9,7 @@
 #include <expected>
 #include <optional>
 #include <string>
+#include <utility>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,17 @@ inline std::string_view take_line(std::string_view text, std::size_t& pos) {
 
 /// Display name of the `index`-th exchange (1-based) of input `name`: "name#index".
 std::string source_name(std::string_view name, std::size_t index);
+
+/// `ex` kept out of classification (Exchange::skipped): the skip and its detail, no request, and
+/// an empty response (status 0, body not captured), as every reader writes its skipped entries.
+inline Exchange skipped_exchange(Exchange ex, SkipReason reason, std::string detail) {
+  ex.skipped = Skip{reason, std::move(detail)};
+  ex.request.reset();
+  ex.response = Response{};
+  ex.response.status = 0;
+  ex.response.body_state = BodyState::not_captured;
+  return ex;
+}
 
 // Every sniff_xxx/read_xxx pair below receives the normalised input: one UTF-8 BOM removed,
 // ANSI escapes removed (when the capture is a terminal recording), leading whitespace
