@@ -64,7 +64,7 @@ void append_retry_member(std::string& out, const RetryAdvice& retry);
 
 /// Rewrites the retry member inside `tail`, a text of append_jsonl_tail, for `retry`: the text is
 /// then what append_jsonl_tail gives for the record with that advice (the session's retry safety
-/// changes a prepared record's advice only: src/cli/triage.cpp). False, `tail` unchanged, when
+/// changes a prepared record's advice only: src/triage/core.cpp). False, `tail` unchanged, when
 /// the text has no retry member.
 bool replace_retry_member(std::string& tail, const RetryAdvice& retry);
 

@@ -19,7 +19,7 @@
 #include <memory>
 
 #include "cli/options.hpp"
-#include "cli/triage.hpp"
+#include "triage/core.hpp"
 #include "io/follow_source.hpp"
 #include "io/inputs.hpp"
 #include "io/live_source.hpp"
@@ -29,6 +29,10 @@
 #include "mcptriage/report.hpp"
 
 namespace mcptriage::cli {
+
+using triage::Reporter;
+using triage::Triage;
+using triage::TriageOptions;
 
 namespace {
 

@@ -26,7 +26,7 @@ src/capture/capture.cpp mcptriage/render.hpp
 system_allowed="
 "
 # 4. The folders, lowest first (ARCHITECTURE.md); planned ones included.
-order="json http sse jsonrpc capture mcp classify advice session auth render report stats io proxy cli"
+order="json http sse jsonrpc capture mcp classify advice session auth render report stats io triage proxy cli"
 
 sources=$(find src include -name '*.cpp' -o -name '*.hpp' | sort)
 listed() { grep -qxF -- "$2" <<<"$1"; }

@@ -601,7 +601,7 @@ TEST_F(RedactionOn, PlainPathMatchesTheGeneralPathOnLongTexts) {
   EXPECT_GT(plain, 5000u);  // the plain path is exercised, not only refused
 }
 
-// The session's retry safety rewrites a prepared record's retry member only (src/cli/triage.cpp):
+// The session's retry safety rewrites a prepared record's retry member only (src/triage/core.cpp):
 // the text must then equal a fresh rendering of the record with the new advice, whatever the
 // strings hold (quotes, the member's own markers, invalid UTF-8, a secret the redaction hides).
 TEST_F(RedactionOn, ReplacedRetryMemberEqualsAFreshRendering) {

@@ -78,7 +78,7 @@ struct Run {
 };
 
 /// The exchanges of one capture ("t.har"), classified and walked in order by one tracker, each
-/// amendment applied and its retry advice made as the run core does it (src/cli/triage.cpp).
+/// amendment applied and its retry advice made as the run core does it (src/triage/core.cpp).
 Run analyze(std::vector<Exchange> exchanges) {
   Run run;
   run.exchanges = std::move(exchanges);

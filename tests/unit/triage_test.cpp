@@ -1,8 +1,8 @@
-// The run core (src/cli/triage.hpp): sessions across batches, the first entry held until a
+// The run core (src/triage/core.hpp): sessions across batches, the first entry held until a
 // second shows a session, skipped entries in their place, amendments applied before any sink
 // sees a record (and the worker's text dropped), expectations, and the same output whether the
 // JSON Lines text is prepared on the workers or not.
-#include "cli/triage.hpp"
+#include "triage/core.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@
 #include "mcptriage/report.hpp"
 #include "mcptriage/session.hpp"
 
-namespace mcptriage::cli {
+namespace mcptriage::triage {
 namespace {
 
 constexpr long long kNow = 1796083200;
@@ -359,4 +359,4 @@ TEST(TriageSession, OneInputAloneIsAsWithoutIt) {
 }
 
 }  // namespace
-}  // namespace mcptriage::cli
+}  // namespace mcptriage::triage

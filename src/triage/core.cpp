@@ -1,13 +1,13 @@
 // The run core (triage.hpp): records made on the workers, then sessions, amendments,
 // expectations and sinks in input order on the calling thread.
-#include "cli/triage.hpp"
+#include "triage/core.hpp"
 
 #include "mcptriage/advice.hpp"
 #include "mcptriage/auth.hpp"
 #include "mcptriage/classify.hpp"
 #include "mcptriage/session.hpp"
 
-namespace mcptriage::cli {
+namespace mcptriage::triage {
 
 namespace {
 
@@ -333,4 +333,4 @@ void Triage::end_session() {
   current_.reset();
 }
 
-}  // namespace mcptriage::cli
+}  // namespace mcptriage::triage

@@ -1,4 +1,4 @@
-// The run core: what the CLI, the live pipe and the proxy all drive. It takes the exchanges a
+// The run core (src/triage/, below every front door): what the CLI, the live pipe and the proxy all drive. It takes the exchanges a
 // source feeds (src/io), has them classified on the pipeline's workers, walks each session's
 // entries (an input's, or with --session every input's) through the session analysis
 // (src/session), applies its amendments, checks the run's expectations and hands every record,
@@ -19,7 +19,7 @@
 #include "mcptriage/output.hpp"
 #include "mcptriage/report.hpp"
 
-namespace mcptriage::cli {
+namespace mcptriage::triage {
 
 /// What the run core tells as it goes, beside its records (the CLI: standard error).
 class Reporter : public io::InputReport {
@@ -111,4 +111,4 @@ class Triage {
   std::string source_;  ///< a record's source text, reused
 };
 
-}  // namespace mcptriage::cli
+}  // namespace mcptriage::triage
