@@ -36,48 +36,6 @@ using triage::TriageOptions;
 
 namespace {
 
-/// Input errors, walk notes, broken expectations and the progress line on standard error, as
-/// they come.
-class StderrReporter final : public Reporter {
- public:
-  explicit StderrReporter(bool show_progress = false) : show_progress_(show_progress) {}
-  void set_progress(bool show) { show_progress_ = show; }
-
-  void input_error(std::string_view name, std::string_view why) override {
-    std::cerr << "mcptriage: error: " << escape_terminal(redact(name)) << ": " << escape_terminal(redact(why)) << "\n";
-    ++input_errors;
-  }
-  void skipped(std::string_view path, std::string_view why) override {
-    std::cerr << "mcptriage: note: skipped " << escape_terminal(path) << " (" << why << ")\n";
-  }
-  void expectation_broken(std::string_view failure) override {
-    if (progress_shown_) std::cerr << "\r\x1b[K";
-    std::cerr << "mcptriage: expectation broken: " << escape_terminal(redact(failure)) << "\n";
-  }
-  /// `[3/40] name` over itself, at most ten times a second.
-  void progress(std::size_t index, std::size_t count, std::string_view input) override {
-    if (!show_progress_) return;
-    const auto t = std::chrono::steady_clock::now();
-    if (t - last_progress_ <= std::chrono::milliseconds(100)) return;
-    last_progress_ = t;
-    progress_shown_ = true;
-    std::string name = escape_terminal(input);
-    if (name.size() > 60) name = "..." + name.substr(name.size() - 57);
-    std::cerr << fmt::format("\r\x1b[K[{}/{}] {}", index + 1, count, name) << std::flush;
-  }
-  /// Clears the progress line, if it showed.
-  void end_progress() {
-    if (progress_shown_) std::cerr << "\r\x1b[K" << std::flush;
-  }
-
-  std::size_t input_errors = 0;
-
- private:
-  bool show_progress_;
-  bool progress_shown_ = false;
-  std::chrono::steady_clock::time_point last_progress_ = std::chrono::steady_clock::now();
-};
-
 /// What the folder walk reports goes to the reporter, and its input errors to the sinks too
 /// (a report lists the inputs that could not be read).
 class WalkReport final : public io::InputReport {
@@ -151,17 +109,6 @@ std::optional<ExitCode> signal_status() {
   return static_cast<ExitCode>(128 + g_signal);
 }
 
-/// A report sink and the file it writes (null for standard output).
-struct Report {
-  std::unique_ptr<io::FileOutput> file;
-  /// `-`: the report is kept here and written to standard output after the records (a sink
-  /// writing into standard output's own buffer would interleave its bytes with the records).
-  std::unique_ptr<StringOutput> held;
-  std::unique_ptr<RecordSink> sink;
-  std::string_view what;  ///< "JUnit", "TAP"
-  std::string path;
-};
-
 }  // namespace
 
 int guarded(Main command, int argc, char** argv) {
@@ -205,32 +152,19 @@ ExitCode run(const Config& config, const Env&, const RunOutput& output) {
   set_redaction(config.redact);
 
   // The outputs: records on standard output, reports to their files (or after the records).
-  io::FdOutput standard_output(STDOUT_FILENO, "standard output");
-  // `mcptriage bundle`: the records into a file of the bundle instead.
-  std::unique_ptr<io::FileOutput> records_file;
-  if (!config.records_file.empty()) records_file = std::make_unique<io::FileOutput>(config.records_file, "records");
-  Output& records_output = records_file ? static_cast<Output&>(*records_file) : static_cast<Output&>(standard_output);
-  std::unique_ptr<RecordSink> records_sink = output.make_sink ? output.make_sink(records_output)
-                                             : config.format == OutputFormat::jsonl
-                                                 ? make_jsonl_sink(records_output)
-                                                 : make_table_sink(records_output, TableOptions{config.color, config.explain, config.verbose});
-  std::vector<Report> reports;
-  auto add_report = [&](const std::string& path, std::string_view what, auto make) {
-    if (path.empty()) return;
-    Report r{nullptr, nullptr, nullptr, what, path};
-    if (path != "-") r.file = std::make_unique<io::FileOutput>(path, std::string(what) + " report");
-    else r.held = std::make_unique<StringOutput>();
-    r.sink = make(r.file ? static_cast<Output&>(*r.file) : static_cast<Output&>(*r.held), r.file != nullptr);
-    reports.push_back(std::move(r));
-  };
-  add_report(config.report_junit, "JUnit", [](Output& o, bool) { return make_junit_sink(o); });
-  add_report(config.report_tap, "TAP", [](Output& o, bool) { return make_tap_sink(o); });
-  // A file of its own is written as the records come; into standard output, after them.
-  add_report(config.report_html, "HTML", [](Output& o, bool file) { return make_html_sink(o, file); });
-  add_report(config.report_otlp, "OTLP", [&config](Output& o, bool file) { return make_otlp_sink(o, file, config.now); });
-  add_report(config.export_har, "HAR", [](Output& o, bool) { return make_har_sink(o); });
-  std::vector<RecordSink*> sinks{records_sink.get()};
-  for (const Report& r : reports) sinks.push_back(r.sink.get());
+  io::OutputOptions oo;
+  oo.jsonl = config.format == OutputFormat::jsonl;
+  oo.table = TableOptions{config.color, config.explain, config.verbose};
+  oo.records_file = config.records_file;
+  oo.make_sink = output.make_sink;
+  oo.report_junit = config.report_junit;
+  oo.report_tap = config.report_tap;
+  oo.report_html = config.report_html;
+  oo.report_otlp = config.report_otlp;
+  oo.export_har = config.export_har;
+  oo.now = config.now;
+  io::RunOutputs outputs(std::move(oo));
+  const std::span<RecordSink* const> sinks = outputs.sinks();
 
   // --follow follows one file: a folder is refused before it is walked (config.cpp refuses the rest);
   // a file not there yet is awaited (as tail -F), not an input error.
@@ -252,7 +186,7 @@ ExitCode run(const Config& config, const Env&, const RunOutput& output) {
   }
 
   // The inputs: files, folders (recursive, sorted), stdin; then the manifest's captures.
-  StderrReporter reporter;
+  io::StderrReport reporter;
   WalkReport walk(reporter, sinks);
   std::vector<io::Input> inputs =
       await_log ? std::vector<io::Input>{io::Input{config.inputs.front(), config.inputs.front()}}
@@ -350,8 +284,7 @@ ExitCode run(const Config& config, const Env&, const RunOutput& output) {
   try {
     triage.run(source);
     reporter.end_progress();
-    records_sink->finish();
-    if (records_file) records_file->close();
+    outputs.finish_records();
   } catch (const OutputError& e) {
     // Standard output failed: stop at once (the pipeline stopped reading), no reports and no
     // summary: they would speak of a run whose records are lost or unread.
@@ -370,23 +303,7 @@ ExitCode run(const Config& config, const Env&, const RunOutput& output) {
     std::cerr << "mcptriage: expectation broken: no exchange was read\n";
     broken = 1;
   }
-  bool output_failed = false;
-  for (Report& r : reports) {
-    try {
-      r.sink->finish();
-      if (r.file) r.file->close();
-      if (r.held) {
-        r.held->flush();
-        standard_output.buffer() += r.held->text;
-        r.held.reset();
-        standard_output.flush();
-      }
-    } catch (const OutputError& e) {
-      if (e.kind() == OutputError::Kind::closed && !r.file) continue;  // `--report-tap -` into a closed pipe
-      std::cerr << "mcptriage: error: " << escape_terminal(e.what()) << "\n";
-      output_failed = true;
-    }
-  }
+  const bool output_failed = !outputs.finish_reports();
   if (!config.quiet && !output.rows) std::cerr << "mcptriage: " << triage.tally().summary(reporter.input_errors) << "\n";
   if (output_failed) return ExitCode::output_error;
   const ExitCode status = run_status(reporter.input_errors, broken);

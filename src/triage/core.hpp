@@ -15,24 +15,15 @@
 
 #include "io/inputs.hpp"
 #include "io/pipeline.hpp"
+#include "io/run_output.hpp"
 #include "mcptriage/auth.hpp"
 #include "mcptriage/output.hpp"
 #include "mcptriage/report.hpp"
 
 namespace mcptriage::triage {
 
-/// What the run core tells as it goes, beside its records (the CLI: standard error).
-class Reporter : public io::InputReport {
- public:
-  /// A record broke an expectation: `failure` as Check::failure.
-  virtual void expectation_broken(std::string_view failure) = 0;
-  /// Input `index` (of `count`, named `name`) starts.
-  virtual void progress(std::size_t index, std::size_t count, std::string_view name) {
-    (void)index;
-    (void)count;
-    (void)name;
-  }
-};
+/// What the run core tells as it goes, beside its records (io::StderrReport: standard error).
+using Reporter = io::RunReport;
 
 struct TriageOptions {
   long long now = 0;                    ///< the run's clock (HTTP-date Retry-After), seconds since the epoch
