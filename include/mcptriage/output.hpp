@@ -139,6 +139,14 @@ struct SessionEnd {
   const SessionSummary* summary = nullptr;       ///< null when the session held one entry only
 };
 
+/// A record of a front door's own, between the exchanges' records (the proxy's `client_behaviour`
+/// and `proxy_summary` records, docs/proxy.md): its JSON Lines text (one JSON object, no newline)
+/// and its table line (no newline, escaped already). Reports ignore it.
+struct Note {
+  std::string jsonl;
+  std::string table;
+};
+
 /// One output of a run. The run calls, in order: for each session begin_session, then for each
 /// of its inputs begin_input, the input's records and skipped entries in capture order, and
 /// end_input; then end_session. Without `--session` a session is one input. input_failed for an
@@ -184,6 +192,8 @@ class RecordSink {
     (void)flow;
     (void)check;
   }
+  /// A record of the front door's own (Note), in its place among the records.
+  virtual void note(const Note& n) { (void)n; }
   /// One event of the live stream being read (before the record of its exchange).
   virtual void event(const StreamEvent& e) { (void)e; }
   /// What was given so far must reach the output now (a live record: issue 16).

@@ -50,6 +50,10 @@ struct Record {
   /// made on the worker only when a sink asks for it (RecordSink::wants_har), shared by the
   /// records of one batch reply. Null otherwise, and for a skipped entry.
   std::shared_ptr<const std::string> har = nullptr;
+  /// JSON members a live front door adds to the record (the proxy's `"timing":{...},"proxy":{...}`,
+  /// docs/proxy.md; no surrounding comma), rendered by the JSON Lines sink after the record's own
+  /// members; null otherwise. Set by the source's EntryObserver (src/triage) before any sink sees it.
+  std::shared_ptr<const std::string> live_members = nullptr;
 };
 
 /// One event of an event-stream response as a report shows it.

@@ -65,6 +65,7 @@ class FailsAlone final : public RecordSink {
     call([&](RecordSink& s) { s.auth_flow(flow, check); });
   }
   void event(const StreamEvent& e) override { call([&](RecordSink& s) { s.event(e); }); }
+  void note(const Note& n) override { call([&](RecordSink& s) { s.note(n); }); }
   void flush() override { call([&](RecordSink& s) { s.flush(); }); }
   void finish() override { call([&](RecordSink& s) { s.finish(); }); }
   bool alive() const { return inner_ != nullptr; }

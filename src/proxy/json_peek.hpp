@@ -1,8 +1,8 @@
 // A glance at a JSON-RPC message on the proxy's network thread: its kind, method, id, tool name
 // and protocol version, read by skimming the text (no DOM, no allocation beyond the strings
 // returned). What the proxy needs to match --inject rules and build injected replies; the
-// verdict on an exchange is never made here (src/proxy/triage.cpp reads the recorded line with
-// the capture readers and classify()).
+// verdict on an exchange is never made here (the run core, src/triage, reads the recorded line
+// with the capture readers and classify(): src/proxy/source.cpp).
 #pragma once
 
 #include <optional>

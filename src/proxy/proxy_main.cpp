@@ -1,5 +1,6 @@
-// `mcptriage proxy`: options, the network thread (server.cpp), the triage thread (triage.cpp,
-// watcher.cpp, recording.cpp), signals, the summary and the exit status (docs/proxy.md).
+// `mcptriage proxy`: options, the network thread (server.cpp), the triage thread (the run core,
+// src/triage, over ProxySource below; watcher.cpp, recording.cpp), signals, the summary and the
+// exit status (docs/proxy.md).
 #include <CLI/CLI.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -23,6 +24,9 @@
 #include <variant>
 
 #include "io/duration.hpp"
+#include "io/run_output.hpp"
+#include "mcptriage/http.hpp"
+#include "json/dom.hpp"
 #include "mcptriage/render.hpp"
 #include "mcptriage/report.hpp"
 #include "proxy/captured.hpp"
@@ -30,9 +34,10 @@
 #include "proxy/proxy.hpp"
 #include "proxy/recording.hpp"
 #include "proxy/server.hpp"
-#include "proxy/triage.hpp"
+#include "proxy/source.hpp"
 #include "proxy/watcher.hpp"
 #include "report/expect_options.hpp"
+#include "triage/core.hpp"
 
 namespace mcptriage::proxy {
 namespace {
@@ -104,39 +109,6 @@ std::expected<tcp::endpoint, std::string> parse_listen(std::string_view text, bo
   return tcp::endpoint(addr, static_cast<unsigned short>(std::stoul(std::string(port))));
 }
 
-/// What the network thread hands to the triage thread, in the order it happened.
-using Item = std::variant<Started, Captured>;
-
-class Queue : public ExchangeSink {
- public:
-  void started(Started s) override { push(Item(std::move(s))); }
-  void completed(Captured c) override { push(Item(std::move(c))); }
-  void close() {
-    std::lock_guard lock(mu_);
-    closed_ = true;
-    cv_.notify_one();
-  }
-  /// Waits until items come, the queue closes, or `until`. Returns false when closed and empty.
-  bool wait(std::deque<Item>& out, std::optional<Clock::time_point> until) {
-    std::unique_lock lock(mu_);
-    auto ready = [&] { return !items_.empty() || closed_; };
-    if (until) cv_.wait_until(lock, *until, ready);
-    else cv_.wait(lock, ready);
-    out.swap(items_);
-    return !(closed_ && out.empty());
-  }
-
- private:
-  void push(Item item) {
-    std::lock_guard lock(mu_);
-    items_.push_back(std::move(item));
-    cv_.notify_one();
-  }
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<Item> items_;
-  bool closed_ = false;
-};
 
 std::string human_duration(std::chrono::milliseconds d) {
   if (d.count() < 1000) return fmt::format("{} ms", d.count());
@@ -288,7 +260,7 @@ int proxy_main(int argc, char** argv) {
   config.max_connections = opt.max_connections;
   config.insecure = opt.insecure;
 
-  TriageOptions topt;
+  triage::TriageOptions topt;
   if (!opt.expect.empty()) {
     auto list = parse_outcome_list(opt.expect);
     if (!list) return usage("--expect: " + list.error());
@@ -302,27 +274,35 @@ int proxy_main(int argc, char** argv) {
   for (const std::string& path : opt.record) {
     if (!Recording::kind_of(path)) return usage("--record " + path + ": the file name must end in .jsonl (or .ndjson) or .har");
   }
+  topt.now = static_cast<long long>(std::time(nullptr));
+  topt.wall_clock = true;
+  topt.pipeline.jobs = 1;  // the core runs on the triage thread, inside ProxySource's feed calls
   const bool stdout_tty = isatty(STDOUT_FILENO) != 0;
-  topt.format = opt.format.empty() ? (stdout_tty ? "table" : "jsonl") : opt.format;
+  io::OutputOptions oo;
+  const std::string format = opt.format.empty() ? (stdout_tty ? "table" : "jsonl") : opt.format;
+  oo.jsonl = format == "jsonl";
   const char* no_color = std::getenv("NO_COLOR");
   const char* term = std::getenv("TERM");
-  topt.color = topt.format == "table" && !(no_color && no_color[0] != '\0') &&
-               (opt.color == "always" || (opt.color == "auto" && stdout_tty && !(term && std::string_view(term) == "dumb")));
-  topt.report_junit = opt.report_junit;
-  topt.report_tap = opt.report_tap;
-  topt.report_html = opt.report_html;
-  topt.report_otlp = opt.report_otlp;
-  topt.quiet = opt.quiet;
-  topt.explain = opt.explain;
-  topt.verbose = opt.verbose;
+  oo.table.color = !oo.jsonl && !(no_color && no_color[0] != '\0') &&
+                   (opt.color == "always" || (opt.color == "auto" && stdout_tty && !(term && std::string_view(term) == "dumb")));
+  oo.table.explain = opt.explain;
+  oo.table.verbose = opt.verbose;
+  oo.report_junit = opt.report_junit;
+  oo.report_tap = opt.report_tap;
+  oo.report_html = opt.report_html;
+  oo.report_otlp = opt.report_otlp;
+  oo.now = topt.now;
+  oo.reports_fail_alone = true;  // a report that cannot be written never stops the proxy
+  oo.program = "mcptriage proxy";
   // Records are named after the recording, so that `mcptriage FILE` gives the same sources.
+  std::string input_name = "proxy";
   for (const std::string& path : opt.record) {
     if (Recording::kind_of(path) == Recording::Kind::jsonl) {
-      topt.input_name = path;
+      input_name = path;
       break;
     }
   }
-  if (topt.input_name == "proxy" && !opt.record.empty()) topt.input_name = opt.record.front();
+  if (input_name == "proxy" && !opt.record.empty()) input_name = opt.record.front();
 
   // Recordings, created before anything listens (a bad path is found at once).
   std::vector<std::unique_ptr<Recording>> recordings;
@@ -383,93 +363,61 @@ int proxy_main(int argc, char** argv) {
     });
   };
 
-  std::map<std::string, std::size_t> injected_counts;
-  std::size_t exchanges = 0, skipped = 0, made = 0;
-  std::map<std::string, std::size_t> cuts;
   const auto run_started = Clock::now();
   int triage_status = 0;
-  const bool want_har = std::any_of(recordings.begin(), recordings.end(),
-                                    [](const auto& r) { return r->kind() == Recording::Kind::har; });
+  std::size_t exchanges = 0;  // for the warnings about rules that never applied
+  std::map<std::string, std::size_t> injected_counts;
   std::thread triage_thread([&] {
-    Triage triage(topt, stdout);
     Watcher watcher(*watch);
-    std::deque<Item> items;
-    std::size_t entry = 0;
-    auto emit = [&](const std::vector<BehaviourReport>& reports) {
-      for (const auto& r : reports) triage.note(r.jsonl, r.table);
-    };
-    while (true) {
-      const bool more = queue.wait(items, watcher.next_deadline());
-      for (Item& item : items) {
-        if (auto* s = std::get_if<Started>(&item)) {
-          emit(watcher.started(*s));
-          continue;
-        }
-        Captured& c = std::get<Captured>(item);
-        // Not every exchange is MCP: the HAR reader's rule decides, on the entry a .har would hold
-        // (a POST of a JSON-RPC message always is one, so its entry is made only for a .har).
-        // The same rule then skips it when a .har recording is read back.
-        // A response the proxy made itself (a 502, a 413) is always judged: the client got it.
-        // A request body cut in its record (the record bound, the record memory) is no evidence
-        // that the exchange is not MCP: it is judged, on what was kept.
-        const bool maybe_skip = !c.made_by_proxy && !c.request_body_cut &&
-                                (c.method != "POST" || peek_message(c.request_body).kind == MessageKind::other);
-        const std::string har = maybe_skip || want_har ? har_entry(c) : std::string();
-        std::optional<Skip> skip;
-        if (maybe_skip) skip = skip_of(har);
-        const std::string line = exchange_line(c, skip);
-        for (const auto& r : recordings) r->write(line, har);
-        // The bodies live on in the line: drop the copies before it is read back and judged.
-        std::string().swap(c.body);
-        std::string().swap(c.request_body);
-        ++entry;
-        const auto verdicts = triage.add(line, entry, [&](const Verdict& v) { return live_members(c, v.replay.has_value()); });
-        emit(watcher.completed(c, verdicts));
-        ++exchanges;
-        if (skip) ++skipped;
-        if (!c.injected.empty()) ++injected_counts[c.injected];
-        if (response_made_by_proxy(c)) ++made;  // as the records' proxy.made_by: "proxy" (injected replies too)
-        switch (c.end) {
-          case BodyEnd::cut_upstream: ++cuts["upstream"]; break;
-          case BodyEnd::cut_client: ++cuts["client"]; break;
-          case BodyEnd::cut_shutdown: ++cuts["shutdown"]; break;
-          case BodyEnd::cut_limit: ++cuts["record_bound"]; break;
-          case BodyEnd::cut_rule: ++cuts["rule"]; break;
-          case BodyEnd::complete: break;
-        }
-        budget.give_back(c.budget_bytes);
-        if (triage.output_failed() && !output_failed.exchange(true)) {
-          net::post(ioc, [&] { stop_proxy("output closed", 0); });
-        }
-      }
-      items.clear();
-      emit(watcher.tick(Clock::now()));
-      if (!more) break;
+    ProxySource source(queue, watcher, budget, recordings, input_name, [&] {
+      if (!output_failed.exchange(true)) net::post(ioc, [&] { stop_proxy("output closed", 0); });
+    });
+    io::RunOutputs outputs(oo);
+    io::StderrReport reporter;
+    const std::vector<io::Input> inputs{io::Input{input_name, ""}};
+    topt.observer = &source;
+    triage::Triage core(inputs, topt, outputs.sinks(), reporter);
+    source.set_core(core);
+    std::optional<OutputError> output_error;
+    try {
+      core.run(source);
+    } catch (const OutputError& e) {
+      output_error = e;
     }
-    emit(watcher.finish(Clock::now()));
     for (const auto& r : recordings) r->close();
     for (const auto& r : recordings) {
       if (!r->error().empty()) {
         std::cerr << "mcptriage proxy: error: --record " << escape_terminal(r->path()) << ": " << r->error() << "\n";
       }
     }
+    const Counts& counts = source.counts();
+    exchanges = counts.exchanges;
+    injected_counts = counts.injected;
+    if (output_error) {
+      // Standard output closed (the reader went away): quietly, as offline; any other failure is exit 4.
+      if (output_error->kind() == OutputError::Kind::failed) {
+        std::cerr << "mcptriage proxy: error: " << escape_terminal(output_error->what()) << "\n";
+        triage_status = kOutputFailed;
+      }
+      return;
+    }
     // The proxy's own summary, after the session summary.
     const auto duration = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - run_started);
     std::string j = "{\"schema\":1,\"kind\":\"proxy_summary\",\"listen\":\"" + json_escape(origin) + "\",\"upstream\":\"" +
-                    json_escape(redact_url(opt.upstream)) + "\",\"exchanges\":" + std::to_string(exchanges) +
-                    ",\"skipped\":" + std::to_string(skipped) + ",\"injected\":{";
-    std::string t = fmt::format("proxy {} -> {}: {} exchange(s) in {}", origin, redact_url(opt.upstream), exchanges,
+                    json_escape(redact_url(opt.upstream)) + "\",\"exchanges\":" + std::to_string(counts.exchanges) +
+                    ",\"skipped\":" + std::to_string(counts.skipped) + ",\"injected\":{";
+    std::string t = fmt::format("proxy {} -> {}: {} exchange(s) in {}", origin, redact_url(opt.upstream), counts.exchanges,
                                 human_duration(duration));
     bool first = true;
-    for (const auto& [rule, n] : injected_counts) {
+    for (const auto& [rule, n] : counts.injected) {
       j += (first ? "\"" : ",\"") + json_escape(rule) + "\":" + std::to_string(n);
       t += fmt::format("{} {} x{}", first ? "; injected" : ",", rule, n);
       first = false;
     }
-    j += "},\"made_by_proxy\":" + std::to_string(made) + ",\"cut\":{";
-    if (made > 0) t += fmt::format("; made by the proxy: {}", made);
+    j += "},\"made_by_proxy\":" + std::to_string(counts.made) + ",\"cut\":{";
+    if (counts.made > 0) t += fmt::format("; made by the proxy: {}", counts.made);
     first = true;
-    for (const auto& [why, n] : cuts) {
+    for (const auto& [why, n] : counts.cuts) {
       j += (first ? "\"" : ",\"") + why + "\":" + std::to_string(n);
       t += fmt::format("{} {} {}", first ? "; cut:" : ",", n, why);
       first = false;
@@ -489,15 +437,34 @@ int proxy_main(int argc, char** argv) {
     }
     j += fmt::format("],\"duration_ms\":{},\"stopped_by\":\"{}\"}}", duration.count(), json_escape(stopped_by));
     t += fmt::format("; stopped by {}", stopped_by);
-    triage_status = triage.finish(j, escape_terminal(t) + "\n");
-    // A rule that never applied is usually a WHEN that names no request the client sent (a typo in
-    // a tool name): said, so that a test that expected a fault knows it never came.
+    std::size_t broken = core.broken();
+    try {
+      core.note(Note{j, escape_terminal(t)});
+      outputs.finish_records();
+    } catch (const OutputError& e) {
+      if (e.kind() == OutputError::Kind::failed) {
+        std::cerr << "mcptriage proxy: error: " << escape_terminal(e.what()) << "\n";
+        triage_status = kOutputFailed;
+      }
+      return;
+    }
+    if (topt.expect && core.records() == 0) {
+      std::cerr << "mcptriage: expectation broken: no exchange was read\n";  // as offline: nothing was checked
+      broken = 1;
+    }
+    const bool reports_ok = outputs.finish_reports();
+    if (!opt.quiet) std::cerr << "mcptriage: " << core.tally().summary(reporter.input_errors) << "\n";
+    triage_status = !reports_ok ? kOutputFailed : broken > 0 || reporter.input_errors > 0 ? kExpectFailed : kOk;
+  });
+  // After the triage thread: a rule that never applied is usually a WHEN that names no request the
+  // client sent (a typo in a tool name): said, so that a test that expected a fault knows it never came.
+  auto warn_unapplied = [&] {
     for (const Rule& r : config.rules) {
       if (injected_counts.contains(r.text)) continue;
       std::cerr << "mcptriage proxy: warning: --inject " << escape_terminal(r.text)
                 << " never applied: no request it applies to came (" << exchanges << " exchange(s))\n";
     }
-  });
+  };
 
   // Signals: the first stops the proxy (every open exchange recorded as cut, the summary and
   // the HAR completed); a second one exits at once.
@@ -516,7 +483,7 @@ int proxy_main(int argc, char** argv) {
   std::signal(SIGTERM, SIG_DFL);
   std::signal(SIGHUP, SIG_DFL);
   triage_thread.join();
-  std::fflush(stdout);
+  warn_unapplied();
   if (triage_status == kOutputFailed) return kOutputFailed;  // as offline: 4 wins over the rest
   if (triage_status != 0) return kExpectFailed;
   if (output_failed) return kOk;

@@ -16,9 +16,33 @@
 
 #include "proxy/captured.hpp"
 #include "proxy/server.hpp"
-#include "proxy/triage.hpp"
+#include "mcptriage/classify.hpp"
+#include "mcptriage/session.hpp"
 
 namespace mcptriage::proxy {
+
+/// What the rest of the proxy needs of one record of an exchange.
+struct Verdict {
+  std::string source;                  ///< `input#N` (and `[k]` for a batch element)
+  bool skipped = false;                ///< not an MCP exchange (skip_reason says why)
+  std::string skip_reason;
+  Outcome outcome = Outcome::NOT_CAPTURED;
+  std::string reason;
+  int http_status = 0;
+  bool failure = false;                ///< is_failure(outcome) (session.hpp)
+  Advice advice = Advice::none;
+  std::optional<long long> retry_after_ms;  ///< the response's Retry-After, in ms
+  // The request, as the session analysis read it.
+  std::string http_method;
+  std::string method;
+  std::string tool;
+  std::uint64_t params_hash = 0;
+  std::optional<std::string> request_id;
+  bool notification = false;
+  bool session_id = false;             ///< the request carried Mcp-Session-Id
+  std::optional<Replay> replay;        ///< it repeats an earlier failed request (SessionTracker)
+};
+
 
 /// One report, final.
 struct BehaviourReport {

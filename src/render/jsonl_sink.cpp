@@ -64,6 +64,12 @@ class JsonLinesSink final : public RecordSink {
       append_ms(out, r.timing->final_ms);
       out += "}}";
     }
+    if (r.live_members && !r.live_members->empty()) {
+      out.pop_back();
+      out += ',';
+      out += *r.live_members;
+      out += '}';
+    }
     out += '\n';
     out_.commit();
   }
@@ -83,6 +89,12 @@ class JsonLinesSink final : public RecordSink {
   void event(const StreamEvent& e) override {
     std::string& out = out_.buffer();
     out += render_event_jsonl(source_text(name_, e.source), e);
+    out += '\n';
+  }
+
+  void note(const Note& n) override {
+    std::string& out = out_.buffer();
+    out += n.jsonl;
     out += '\n';
   }
 

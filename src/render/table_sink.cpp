@@ -78,6 +78,22 @@ class TableSink final : public RecordSink {
   /// An event line goes out at once (the run flushes after it), before its exchange's row.
   void event(const StreamEvent& e) override { out_.buffer() += render_event_line(e); }
 
+  /// After the rows so far; once a session block waits for the end, after it.
+  void note(const Note& n) override {
+    if (!lines_.empty()) {
+      lines_ += n.table;
+      lines_ += '\n';
+      return;
+    }
+    if (!rows_.empty()) {
+      out_.buffer() += render_table_page(rows_, options_.color, widths_, !started_);
+      started_ = true;
+      rows_.clear();
+    }
+    out_.buffer() += n.table;
+    out_.buffer() += '\n';
+  }
+
   void end_session(const SessionEnd& end) override {
     if (end.summary != nullptr) {
       lines_ += render_summary_table(end.name, *end.summary, skipped_, notable_, skipped_omitted_, notable_omitted_);

@@ -2,6 +2,8 @@
 // expectations and sinks in input order on the calling thread.
 #include "triage/core.hpp"
 
+#include <ctime>
+
 #include "mcptriage/advice.hpp"
 #include "mcptriage/auth.hpp"
 #include "mcptriage/classify.hpp"
@@ -85,7 +87,7 @@ void Triage::records_of(const Exchange& ex, const ContextFlags& flags, SourceRef
     return;
   }
   ReadAlong along;  // what the session analysis needs, read by the classifier
-  auto results = classify(ex, flags, options_.now, &along);
+  auto results = classify(ex, flags, now(), &along);
   // For the session analysis (src/session), shared by the records of a batch reply.
   const auto facts = std::make_shared<const SessionFacts>(extract_session_facts(ex, results, along));
   // For the session reports (--report-html, --report-otlp), shared likewise.
@@ -191,7 +193,7 @@ void Triage::consume(io::Batch&& batch) {
         // The verdict is final before any sink sees it; a new one gets its own retry advice.
         Classification& c = records[i].c;
         a.amendment->apply(c);
-        if (a.amendment->verdict) c.retry = advise(c, Headers{}, options_.now);
+        if (a.amendment->verdict) c.retry = advise(c, Headers{}, now());
         if (have_prepared) prepared[i].clear();  // rendered from the verdict as it was
         a.amendment.reset();
       }
@@ -208,6 +210,7 @@ void Triage::consume(io::Batch&& batch) {
                    have_prepared ? std::span<std::string>(prepared).subspan(i, j - i) : std::span<std::string>());
       }
       ++st.entries;
+      if (options_.observer != nullptr) options_.observer->judged(std::span<Record>(records).subspan(i, j - i), a);
       annotation = std::make_shared<const SessionAnnotation>(std::move(a));
       // Read live, a record cannot wait for the next entry to show a session: it goes out at
       // once, without a `session` member (docs/output.md "Live timing").
@@ -230,6 +233,7 @@ void Triage::consume(io::Batch&& batch) {
         Entry first = std::move(*st.held);
         st.held.reset();
         dispatch(first.records, first.prepared, first.annotation);
+        release_notes();
       }
     }
     // The entry's records and texts, where they are in the batch.
@@ -284,6 +288,28 @@ void Triage::dispatch(std::span<Record> records, std::span<std::string> prepared
   }
 }
 
+void Triage::note(Note n) {
+  if (current_ && current_->held) {  // after the held entry, so that records stay in their order
+    notes_.push_back(std::move(n));
+    return;
+  }
+  for (RecordSink* s : sinks_) {
+    s->note(n);
+    s->flush();
+  }
+}
+
+void Triage::release_notes() {
+  for (const Note& n : notes_) {
+    for (RecordSink* s : sinks_) s->note(n);
+  }
+  notes_.clear();
+}
+
+long long Triage::now() const {
+  return options_.wall_clock ? static_cast<long long>(std::time(nullptr)) : options_.now;
+}
+
 void Triage::judge_auth(std::span<Record> records, std::span<std::string> prepared) {
   SessionState& st = *current_;
   Record& r = records.front();
@@ -297,7 +323,7 @@ void Triage::judge_auth(std::span<Record> records, std::span<std::string> prepar
                           : a.verdict == "not_judged" ? Reason::auth_not_judged
                                                       : Reason::auth_leg_ok;
     set_verdict(r.c, reason, a.detail);
-    r.c.retry = advise(r.c, Headers{}, options_.now);
+    r.c.retry = advise(r.c, Headers{}, now());
     if (!prepared.empty()) prepared.front().clear();
   }
   r.auth = std::make_shared<const AuthAnnotation>(std::move(a));
@@ -311,6 +337,7 @@ void Triage::end_session() {
     st.held.reset();
     dispatch(alone.records, alone.prepared, alone.annotation);
   }
+  release_notes();
   if (st.sinks_input) {
     for (RecordSink* s : sinks_) s->end_input(InputEnd{inputs_[*st.sinks_input].name, st.input_format});
   }

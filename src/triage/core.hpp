@@ -25,6 +25,19 @@ namespace mcptriage::triage {
 /// What the run core tells as it goes, beside its records (io::StderrReport: standard error).
 using Reporter = io::RunReport;
 
+/// Told of every entry (the records of one exchange) as soon as it is judged: session walk,
+/// amendments, retry safety and authorization applied, before it is held or given to the sinks.
+/// Runs on the thread that consumes the run (with `jobs` 1, inside the source's Feed call that fed
+/// the entry). The proxy uses it to set Record::live_members and to tell its client-behaviour
+/// watcher what each exchange was.
+class EntryObserver {
+ public:
+  virtual ~EntryObserver() = default;
+  /// `records`: the entry's records (a skipped entry: one, with `facts->skipped`), which the
+  /// observer may complete; `annotation`: what the session walk said of it.
+  virtual void judged(std::span<Record> records, const SessionAnnotation& annotation) = 0;
+};
+
 struct TriageOptions {
   long long now = 0;                    ///< the run's clock (HTTP-date Retry-After), seconds since the epoch
   ContextFlags flags;                   ///< the request context of every input (io::context_for adds sidecars)
@@ -41,6 +54,10 @@ struct TriageOptions {
   /// input error, so that the run ends cleanly and standard error stays quiet.
   bool damaged_lines_are_rows = false;
   io::PipelineOptions pipeline;
+  /// A long-running front door (the proxy): each exchange is judged at the wall clock's time when
+  /// it is classified (an HTTP-date Retry-After), not at `now`.
+  bool wall_clock = false;
+  EntryObserver* observer = nullptr;  ///< told of each judged entry; must outlive the Triage
 };
 
 /// One triage run over `inputs`. Usage: run(source), then finish the sinks.
@@ -57,6 +74,11 @@ class Triage {
   /// Runs what `source` feeds to its end, the records through the sinks, and ends the last
   /// input. An OutputError from a sink stops the run at once and leaves here.
   void run(io::Source& source);
+
+  /// A record of the front door's own (RecordSink::note), given to the sinks in its place: at once
+  /// (flushed), or while a session's first entry is held, right after that entry. Call it on the
+  /// thread that consumes the run (the source's, with `jobs` 1), or after run().
+  void note(Note n);
 
   /// The input `name` could not be read (`why`): told to the reporter and every sink.
   void input_error(std::string_view name, std::string_view why);
@@ -87,6 +109,10 @@ class Triage {
   void judge_auth(std::span<Record> records, std::span<std::string> prepared);
   /// The held entry out, the sinks' input ended, the summary to the sinks.
   void end_session();
+  /// The notes that waited for the held first entry, to the sinks.
+  void release_notes();
+  /// The run's clock: `now`, or with `wall_clock` the time now.
+  long long now() const;
 
   std::span<const io::Input> inputs_;
   TriageOptions options_;
@@ -100,6 +126,7 @@ class Triage {
   std::size_t broken_ = 0;
   Tally tally_;
   std::string source_;  ///< a record's source text, reused
+  std::vector<Note> notes_;  ///< notes that came while a first entry was held
 };
 
 }  // namespace mcptriage::triage

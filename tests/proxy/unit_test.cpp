@@ -1,6 +1,7 @@
 // Unit tests of the proxy's pure parts: the message peek, the event framer, the --inject grammar
 // and the injected replies, body redaction, the recorded line read back by the JSON Lines
-// reader (its `proxy` member), --upstream parsing, the record budget and the watcher.
+// reader (its `proxy` member), the record path (ProxySource through the run core), --upstream
+// parsing, the record budget and the watcher.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -19,7 +20,8 @@
 #include "proxy/json_peek.hpp"
 #include "proxy/server.hpp"
 #include "proxy/sse_framer.hpp"
-#include "proxy/triage.hpp"
+#include "proxy/source.hpp"
+#include "triage/core.hpp"
 #include "proxy/watcher.hpp"
 
 namespace mcptriage::proxy {
@@ -434,27 +436,105 @@ TEST(ProxyRecordLine, DecodesEveryCodingTheReadersDecode) {
   EXPECT_EQ(read_back(line).response.body, "");
 }
 
+/// Silent RunReport: counts what the core tells.
+struct CountingReport final : io::RunReport {
+  void input_error(std::string_view, std::string_view) override { ++errors; }
+  void skipped(std::string_view, std::string_view) override {}
+  void expectation_broken(std::string_view failure) override { broken.emplace_back(failure); }
+  std::size_t errors = 0;
+  std::vector<std::string> broken;
+};
+
+/// The proxy's record path: exchanges the network thread completed (a Queue), fed by ProxySource
+/// to the run core as their recorded lines, out through the JSON Lines sink.
+struct ProxyRun {
+  std::string out;           ///< the JSON Lines written
+  std::size_t records = 0;
+  std::size_t broken = 0;
+  std::string tally;
+};
+
+ProxyRun run_proxy(std::vector<Captured> exchanges, triage::TriageOptions options) {
+  Queue queue;
+  for (Captured& c : exchanges) queue.completed(std::move(c));
+  queue.close();
+  Watcher watcher(std::chrono::milliseconds(10));
+  RecordBudget budget(1 << 20);
+  std::vector<std::unique_ptr<Recording>> recordings;
+  bool stopped = false;
+  ProxySource source(queue, watcher, budget, recordings, "rec.jsonl", [&] { stopped = true; });
+  StringOutput text;
+  auto sink = make_jsonl_sink(text);
+  RecordSink* sinks[] = {sink.get()};
+  CountingReport report;
+  const std::vector<io::Input> inputs{io::Input{"rec.jsonl", ""}};
+  options.observer = &source;
+  options.pipeline.jobs = 1;
+  options.wall_clock = true;
+  triage::Triage core(inputs, options, sinks, report);
+  source.set_core(core);
+  core.run(source);
+  core.note(Note{R"({"kind":"proxy_summary"})", "proxy"});
+  sink->finish();
+  EXPECT_FALSE(stopped);
+  EXPECT_EQ(report.errors, 0u);
+  return ProxyRun{text.text, core.records(), core.broken(), core.tally().summary(0)};
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+// Each record is the one `mcptriage rec.jsonl` gives, plus the live members (timing, proxy); the
+// watcher's report of the failure comes as a note after the records, before the session summary.
+// The records get their `auth` member and the session its `auth_flow` as offline (issue 26).
+TEST(ProxySourceRun, RecordsCarryLiveMembersAndTheWatcherNotesComeInOrder) {
+  Captured failed = sample();
+  failed.seq = 2;
+  failed.request_body = R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{}}})";
+  failed.status = 503;
+  failed.reason = "Service Unavailable";
+  failed.response_headers = {{"Content-Type", "text/plain"}, {"Retry-After", "2"}};
+  failed.body = "busy";
+  failed.body_bytes = failed.body.size();
+  const ProxyRun run = run_proxy({sample(), failed}, {});
+  const auto lines = lines_of(run.out);
+  ASSERT_EQ(lines.size(), 6u) << run.out;
+  EXPECT_NE(lines[0].find(R"("source":"rec.jsonl#1")"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find(R"("outcome":"TOOL_SUCCESS")"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[1].find(R"("outcome":"HTTP_ERROR")"), std::string::npos) << lines[1];
+  for (std::size_t k : {0u, 1u}) {
+    EXPECT_NE(lines[k].find(R"("session":{)"), std::string::npos) << lines[k];  // two entries: a session
+    EXPECT_NE(lines[k].find(R"(,"timing":{"started":)"), std::string::npos) << lines[k];
+    EXPECT_NE(lines[k].find(R"(,"proxy":{"exchange":)" + std::to_string(k + 1)), std::string::npos) << lines[k];
+  }
+  EXPECT_NE(lines[2].find(R"("kind":"client_behaviour")"), std::string::npos) << lines[2];
+  EXPECT_NE(lines[2].find(R"("action":"nothing")"), std::string::npos) << lines[2];
+  // The session's authorization flow (a Bearer token the upstream accepted), judged live too.
+  EXPECT_NE(lines[3].find(R"("kind":"auth_flow")"), std::string::npos) << lines[3];
+  EXPECT_NE(lines[3].find(R"("verdict":"AUTH_OK")"), std::string::npos) << lines[3];
+  EXPECT_NE(lines[4].find(R"("kind":"session_summary")"), std::string::npos) << lines[4];
+  EXPECT_EQ(lines[5], R"({"kind":"proxy_summary"})");
+  EXPECT_EQ(run.records, 2u);
+}
+
 // --fail-on counts every record as checked, one not listed holds: the proxy's summary line is the
 // one `mcptriage --fail-on` prints on the proxy's own recording (report.hpp check_expectations).
 // Issue 25: the proxy said "1 exchange: 1 TOOL_SUCCESS", the CLI "...; expectations 1 held, 0 broken".
-TEST(ProxyTriage, FailOnCountsEveryRecordAsTheCliDoes) {
-  TriageOptions options;
+TEST(ProxySourceRun, FailOnCountsEveryRecordAsTheCliDoes) {
+  triage::TriageOptions options;
   options.fail_on = {Outcome::HTTP_ERROR};
-  std::FILE* out = std::tmpfile();
-  ASSERT_NE(out, nullptr);
-  std::ostringstream err;
-  std::streambuf* was = std::cerr.rdbuf(err.rdbuf());
-  int status = -1;
-  {
-    Triage triage(options, out);
-    triage.add(exchange_line(sample(), std::nullopt), 1, {});
-    status = triage.finish("", "");
-  }
-  std::cerr.rdbuf(was);
-  std::fclose(out);
-  EXPECT_EQ(status, 0);
-  EXPECT_NE(err.str().find("mcptriage: 1 exchange: 1 TOOL_SUCCESS; expectations 1 held, 0 broken"), std::string::npos)
-      << err.str();
+  const ProxyRun run = run_proxy({sample()}, options);
+  EXPECT_EQ(run.broken, 0u);
+  EXPECT_EQ(run.tally, "1 exchange: 1 TOOL_SUCCESS; expectations 1 held, 0 broken");
+  // One entry alone: no session member, no summary (as `mcptriage rec.jsonl`), the note after it.
+  const auto lines = lines_of(run.out);
+  ASSERT_EQ(lines.size(), 3u) << run.out;  // the record, its auth_flow, the note
+  EXPECT_EQ(lines[0].find(R"("session":)"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find(R"("proxy":{"exchange":1)"), std::string::npos) << lines[0];
 }
 
 TEST(ProxyUpstream, ParsesUrls) {
