@@ -341,7 +341,7 @@ void append_clipped(std::string& out, std::string_view text);
 /// append_clipped() to an empty string.
 std::string clipped(std::string_view text);
 
-/// One row of the reason catalogue (src/classify/reasons.cpp): what a reason means and where its
+/// One row of the reason catalogue (src/verdict/reasons.cpp): what a reason means and where its
 /// rule comes from, for `mcptriage explain` and the `spec` member of JSON Lines records.
 struct ReasonEntry {
   Reason reason;

@@ -19,7 +19,7 @@
 #include "http/tokens.hpp"
 #include "mcptriage/jsonrpc.hpp"
 #include "mcptriage/http.hpp"
-#include "mcptriage/render.hpp"
+#include "mcptriage/redact.hpp"
 
 namespace mcptriage {
 

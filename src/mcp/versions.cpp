@@ -3,7 +3,7 @@
 
 #include <array>
 
-#include "mcp/spec_links.hpp"
+#include "verdict/spec_links.hpp"
 #include "mcptriage/classify.hpp"
 
 namespace mcptriage {

@@ -17,16 +17,15 @@ cd "$root" || exit 1
 # and simdjson types in headers).
 simdjson_allowed="
 "
-# 2. capture/ -> classify/, render/, session/: one left (the reader's preview redaction, to move
-# to a helper below capture).
+# 2. capture/ -> classify/, render/, session/: none (the reader's preview redaction is in
+# src/redact/, below capture).
 capture_allowed="
-src/capture/capture.cpp mcptriage/render.hpp
 "
 # 3. System access outside cli/, io/ and proxy/: none today. Entries: "FILE PATTERN-NAME".
 system_allowed="
 "
 # 4. The folders, lowest first (ARCHITECTURE.md); planned ones included.
-order="json http sse jsonrpc capture mcp classify advice session auth render report stats io triage proxy cli"
+order="json http redact verdict sse jsonrpc capture mcp classify advice session auth render report stats io triage proxy cli"
 
 sources=$(find src include -name '*.cpp' -o -name '*.hpp' | sort)
 listed() { grep -qxF -- "$2" <<<"$1"; }

@@ -1,4 +1,4 @@
-// The reason codes (include/mcptriage/verdict.hpp, src/classify/reasons.cpp).
+// The reason codes (include/mcptriage/verdict.hpp, src/verdict/reasons.cpp).
 #include <gtest/gtest.h>
 #include <simdjson.h>
 

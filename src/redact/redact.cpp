@@ -5,9 +5,9 @@
 #include <string>
 #include <string_view>
 
-#include "mcptriage/render.hpp"
+#include "mcptriage/redact.hpp"
 #include "http/tokens.hpp"
-#include "render/redact_detail.hpp"
+#include "redact/scan.hpp"
 
 namespace mcptriage {
 namespace {

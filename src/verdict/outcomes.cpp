@@ -2,7 +2,7 @@
 // vocabulary of skipped records (docs/output.md "Skipped records"), which are not classified.
 #include <array>
 
-#include "mcp/spec_links.hpp"
+#include "verdict/spec_links.hpp"
 #include "mcptriage/verdict.hpp"
 
 namespace mcptriage {

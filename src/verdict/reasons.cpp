@@ -4,7 +4,7 @@
 // reason tables and docs/output.schema.json's reason list are checked against it (CatalogueDocs.*).
 #include <array>
 
-#include "mcp/spec_links.hpp"
+#include "verdict/spec_links.hpp"
 #include "mcptriage/verdict.hpp"
 
 namespace mcptriage {
@@ -16,8 +16,8 @@ using R = Reason;
 using namespace spec;
 
 constexpr std::array<ReasonEntry, kReasonCount> kRows{{
-#include "classify/reason_rows_http.inc"
-#include "classify/reason_rows_messages.inc"
+#include "verdict/reason_rows_http.inc"
+#include "verdict/reason_rows_messages.inc"
 }};
 
 constexpr bool in_enumerator_order() {
