@@ -65,6 +65,13 @@ struct CaseResult {
   bool has_expectation = false;
   bool passed = true;
   std::string failure;               ///< why it failed ("expected X, got Y (reason)")
+  /// An authorization flow's case (an `auth_flow` record, docs/auth.md), in place of an exchange's:
+  /// `c` then means nothing. Its verdict (AUTH_OK, AUTH_FAILED, AUTH_INCOMPLETE, ...), failed
+  /// step ("" for none), reason code, detail and advice.
+  struct Flow {
+    std::string verdict, failed_step, reason, detail, advice;
+  };
+  std::optional<Flow> flow = std::nullopt;
 };
 
 /// An input that could not be read or recognised, for reports.
@@ -77,7 +84,8 @@ struct InputFailure {
 /// one testcase per exchange, `<failure>` for a broken expectation, `<error>` for an unreadable input.
 std::string junit_report(const std::vector<CaseResult>& cases, const std::vector<InputFailure>& errors);
 
-/// TAP version 13 (with YAML diagnostics): one test point per exchange and per unreadable input.
+/// TAP version 13 (with YAML diagnostics): one test point per exchange, per authorization flow and
+/// per unreadable input.
 std::string tap_report(const std::vector<CaseResult>& cases, const std::vector<InputFailure>& errors);
 
 /// The JUnit report (junit_report) as a sink: written to `out` when the run finishes.

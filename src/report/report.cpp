@@ -104,11 +104,15 @@ std::string junit_report(const std::vector<CaseResult>& cases, const std::vector
       if (c.input != input) continue;
       const Classification& k = c.c;
       out += fmt::format("    <testcase classname=\"{}\" name=\"{}\">\n", xml_escape(input), xml_escape(c.source));
-      std::string body = fmt::format("outcome: {}\nlayer: {}\nreason: {}\ndetail: {}\nretry: {}", to_string(k.outcome),
-                                     to_string(k.layer), to_string(k.reason), redact(k.detail), redact(k.retry.text));
+      std::string body =
+          c.flow ? fmt::format("verdict: {}\nfailed step: {}\nreason: {}\ndetail: {}\nadvice: {}", c.flow->verdict,
+                               c.flow->failed_step.empty() ? "none" : c.flow->failed_step, c.flow->reason,
+                               redact(c.flow->detail), c.flow->advice)
+                 : fmt::format("outcome: {}\nlayer: {}\nreason: {}\ndetail: {}\nretry: {}", to_string(k.outcome),
+                               to_string(k.layer), to_string(k.reason), redact(k.detail), redact(k.retry.text));
       if (!c.passed) {
         out += fmt::format("      <failure message=\"{}\" type=\"{}\">{}</failure>\n", xml_escape(c.failure),
-                           to_string(k.outcome), xml_escape(body));
+                           c.flow ? std::string_view(c.flow->verdict) : to_string(k.outcome), xml_escape(body));
       }
       out += fmt::format("      <system-out>{}</system-out>\n", xml_escape(body));
       out += "    </testcase>\n";
@@ -132,6 +136,17 @@ std::string tap_report(const std::vector<CaseResult>& cases, const std::vector<I
   for (const auto& c : cases) {
     const Classification& k = c.c;
     ++n;
+    if (c.flow) {
+      out += fmt::format("{} {} - {} {} ({})\n", c.passed ? "ok" : "not ok", n, tap_text(c.source), c.flow->verdict,
+                         tap_text(c.flow->reason));
+      out += "  ---\n";
+      out += fmt::format("  verdict: {}\n  failed_step: {}\n  reason: {}\n  detail: {}\n", c.flow->verdict,
+                         c.flow->failed_step.empty() ? "null" : yaml_quote(c.flow->failed_step),
+                         yaml_quote(c.flow->reason), yaml_quote(c.flow->detail));
+      if (!c.passed) out += fmt::format("  message: {}\n", yaml_quote(c.failure));
+      out += "  ...\n";
+      continue;
+    }
     out += fmt::format("{} {} - {} {} ({})\n", c.passed ? "ok" : "not ok", n, tap_text(c.source),
                        to_string(k.outcome), tap_text(to_string(k.reason)));
     out += "  ---\n";

@@ -2,6 +2,8 @@
 // the records come, the report written at the end.
 #include "mcptriage/report.hpp"
 
+#include "mcptriage/auth.hpp"
+
 namespace mcptriage {
 
 namespace {
@@ -16,6 +18,15 @@ class ReportSink final : public RecordSink {
   void record(const Record& r, const Check& check, std::string_view) override {
     cases_.push_back(CaseResult{source_text(name_, r.source), r.c, name_, check.has_expectation, check.passed,
                                 check.failure});
+  }
+
+  /// A flow is a case of its own, named `SESSION flow N`, in its session's suite.
+  void auth_flow(const AuthFlow& flow, const Check& check) override {
+    CaseResult c{flow.source + " flow " + std::to_string(flow.flow), {}, flow.source, check.has_expectation,
+                 check.passed, check.failure};
+    c.flow = CaseResult::Flow{std::string(to_string(flow.verdict)), flow.failed_step, flow.reason, flow.detail,
+                              flow.advice};
+    cases_.push_back(std::move(c));
   }
 
   void input_failed(std::string_view name, std::string_view why) override {
