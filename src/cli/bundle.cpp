@@ -236,11 +236,7 @@ int bundle_main(int argc, char** argv) {
   std::vector<const char*> triage_argv;
   for (const std::string& a : triage_args) triage_argv.push_back(a.c_str());
   auto raw = parse_options(static_cast<int>(triage_argv.size()), triage_argv.data());
-  if (!raw) {
-    std::cerr << raw.error().err;
-    if (raw.error().code == 0) std::cout << raw.error().out;
-    return raw.error().code;
-  }
+  if (!raw) return said(raw.error());
   const Env env = Env::from_process();
   auto config = resolve_config(*raw, env);
   if (!config) {

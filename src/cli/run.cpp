@@ -122,22 +122,24 @@ int guarded(Main command, int argc, char** argv) {
   return to_int(ExitCode::input_error);
 }
 
+int said(const OptionsExit& exit) {
+  std::cerr << exit.err;
+  try {
+    io::FdOutput out(STDOUT_FILENO, "standard output");
+    out.buffer() = exit.out;
+    out.flush();
+  } catch (const OutputError& e) {
+    if (e.kind() == OutputError::Kind::failed) {
+      std::cerr << "mcptriage: error: " << escape_terminal(e.what()) << "\n";
+      return to_int(ExitCode::output_error);
+    }
+  }
+  return exit.code;
+}
+
 int triage_main(int argc, char** argv, std::span<const Command> commands) {
   auto raw = parse_options(argc, argv, commands);
-  if (!raw) {
-    std::cerr << raw.error().err;
-    try {
-      io::FdOutput out(STDOUT_FILENO, "standard output");
-      out.buffer() = std::move(raw.error().out);
-      out.flush();
-    } catch (const OutputError& e) {
-      if (e.kind() == OutputError::Kind::failed) {
-        std::cerr << "mcptriage: error: " << escape_terminal(e.what()) << "\n";
-        return to_int(ExitCode::output_error);
-      }
-    }
-    return raw.error().code;
-  }
+  if (!raw) return said(raw.error());
   const Env env = Env::from_process();
   auto config = resolve_config(*raw, env);
   if (!config) {

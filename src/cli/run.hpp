@@ -8,12 +8,18 @@
 #include "cli/command.hpp"
 #include "cli/config.hpp"
 #include "cli/exit_code.hpp"
+#include "cli/options.hpp"
 
 namespace mcptriage::cli {
 
 /// Runs `command` with the one catch-all of the process: an exception that escapes it is
 /// printed as "mcptriage: error: WHAT" and exits 3 (an internal error is no success).
 int guarded(Main command, int argc, char** argv);
+
+/// The end of a command line that never got past its options (`--help`, `--version`, a usage
+/// error): its text said, on standard error and standard output (checked). Returns the exit code:
+/// OptionsExit::code, or 4 when standard output could not be written (a closed pipe is no error).
+int said(const OptionsExit& exit);
 
 /// `mcptriage [OPTIONS] [PATH ...]`: parse the options, resolve them against this process's
 /// environment, run. `commands` are listed in --help (main passes its table).

@@ -112,11 +112,7 @@ int stats_main(int argc, char** argv) {
         CLI::Range(1u, 1000u));
   };
   auto raw = parse_options(argc, argv, {}, extend);
-  if (!raw) {
-    std::cerr << raw.error().err;
-    std::cout << raw.error().out << std::flush;
-    return raw.error().code;
-  }
+  if (!raw) return said(raw.error());
   const Env env = Env::from_process();
   const stats::Format format = so.format == "table"  ? stats::Format::table
                                : so.format == "json" ? stats::Format::json
@@ -176,11 +172,7 @@ int diff_main(int argc, char** argv) {
                  "Exit 1 when a method and tool's failure rate rose or a failing reason appeared that BEFORE did not have");
   };
   auto raw = parse_options(argc, argv, {}, extend);
-  if (!raw) {
-    std::cerr << raw.error().err;
-    std::cout << raw.error().out << std::flush;
-    return raw.error().code;
-  }
+  if (!raw) return said(raw.error());
   if (raw->inputs.size() != 2) {
     std::cerr << "mcptriage diff: error: give two inputs, BEFORE and AFTER (" << raw->inputs.size() << " given)\nRun with --help for usage.\n";
     return to_int(ExitCode::usage);
