@@ -17,6 +17,7 @@
 #include "json/dom.hpp"
 #include "mcptriage/http.hpp"
 #include "mcptriage/sse.hpp"
+#include "sse/blocks.hpp"
 
 namespace mcptriage::io {
 
@@ -130,54 +131,6 @@ std::size_t header_end(std::string_view buf, std::size_t& from) {
   }
   return std::string::npos;
 }
-
-/// Finds the ends of event blocks (an empty line: lines end with CR, LF or CRLF) in the bytes
-/// of an event stream as they arrive.
-class BlockScanner {
- public:
-  explicit BlockScanner(std::size_t start) : pos_(start), block_start_(start) {}
-  /// The next block ended in `buf` (its [begin, end)), scanning only bytes not seen before.
-  std::optional<std::pair<std::size_t, std::size_t>> next(std::string_view buf) {
-    while (pos_ < buf.size()) {
-      const char ch = buf[pos_++];
-      if (ch == '\n' && prev_cr_) {  // the LF of a CRLF: the line ended at its CR
-        prev_cr_ = false;
-        continue;
-      }
-      prev_cr_ = ch == '\r';
-      if (ch != '\n' && ch != '\r') {
-        ++line_len_;
-        continue;
-      }
-      const bool empty_line = line_len_ == 0;
-      line_len_ = 0;
-      if (!empty_line) continue;
-      std::size_t end = pos_;
-      if (ch == '\r' && pos_ < buf.size() && buf[pos_] == '\n') end = pos_ + 1;  // keep the CRLF whole
-      const std::pair<std::size_t, std::size_t> block{block_start_, end};
-      block_start_ = end;
-      if (end > pos_) {
-        pos_ = end;
-        prev_cr_ = false;
-      }
-      return block;
-    }
-    return std::nullopt;
-  }
-  /// Where the block being read begins: the end of the last block found.
-  std::size_t block_start() const { return block_start_; }
-  /// The first `n` bytes of the buffer were dropped (all of them before block_start()).
-  void shift(std::size_t n) {
-    pos_ -= n;
-    block_start_ -= n;
-  }
-
- private:
-  std::size_t pos_;
-  std::size_t block_start_;
-  std::size_t line_len_ = 0;
-  bool prev_cr_ = false;
-};
 
 /// Body bytes of an event stream kept as read (its record is then the offline record of the same
 /// bytes, made by read_capture); past them the stream is judged event by event and not kept
@@ -338,7 +291,7 @@ void LiveSource::produce(Feed& feed) {
   enum class Mode { headers, sse, length, to_end } mode = Mode::headers;
   std::size_t content_length = 0;
   std::optional<SseJudge> judge;
-  std::optional<BlockScanner> blocks;
+  std::optional<sse::BlockScanner> blocks;  // where the events end (src/sse/blocks.hpp)
   std::optional<std::size_t> cut;  // decided: the bytes [base, cut) are the exchange
   bool too_large = false;
   // An event stream past kKeptStreamBytes: judged by `judge` as its events come, its bytes dropped.

@@ -1,5 +1,6 @@
 // Finds the event blocks of a text/event-stream body as its bytes arrive (WHATWG HTML §9.2.6:
-// a block ends at an empty line; lines end with CR, LF or CRLF), so that the proxy can time the
+// a block ends at an empty line; lines end with CR, LF or CRLF; the scanner is sse::BlockScanner,
+// as the live reader's), so that the proxy can time the
 // first event and the final response, count events for `cut-after-events=N`, and hold an event
 // back until it is whole when a rule may cut before it. The bytes of a block are kept only up
 // to a bound; what an event means is read with sse::parse and peek_message.
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "proxy/json_peek.hpp"
+#include "sse/blocks.hpp"
 
 namespace mcptriage::proxy {
 
@@ -49,9 +51,9 @@ class SseFramer {
   std::size_t bound_;
   std::string current_;
   bool overflow_ = false;
-  std::size_t line_len_ = 0;  ///< bytes of the current line so far
-  bool last_cr_ = false;      ///< the last byte was a CR (a LF after it is the same line end)
-  bool any_line_ = false;     ///< the open block has a line already
+  /// Where the blocks end (the live reader's scanner, src/sse/blocks.hpp); leading empty lines stay
+  /// with the block that follows them, so that the blocks partition the bytes.
+  sse::BlockScanner scanner_{0, /*join_leading_empty_lines=*/true};
 };
 
 }  // namespace mcptriage::proxy

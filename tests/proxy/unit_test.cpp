@@ -87,16 +87,27 @@ TEST(ProxySseFramer, FindsBlocksAcrossPiecesAndLineEnds) {
   EXPECT_TRUE(blocks[2].comment_only);
   EXPECT_TRUE(blocks[3].response());
   EXPECT_EQ(blocks[3].message.id_json, "3");
-  // The blocks partition the bytes fed (the LF of a CRLF ends the block it closes, or begins the next).
+  // The blocks partition the bytes fed (the LF of a CRLF ends the block it closes when it came with
+  // its CR, as here; when the CR came last, it begins the next block: below).
   std::string joined;
   for (const auto& b : blocks) joined += b.text;
   EXPECT_EQ(joined, "id: a\ndata:\n\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}\n\n"
-                    ": keep-alive\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\r\n\r");
+                    ": keep-alive\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\r\n\r\n");
   // CR alone ends lines too (WHATWG), and a CRLF split between pieces is one line end.
   blocks = frame({"data: x\r", "\r"});
   ASSERT_EQ(blocks.size(), 1u);
   blocks = frame({"data: x\r", "\n", "\r\n"});
   ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].text, "data: x\r\n\r\n");
+  blocks = frame({"data: x\r\n\r", "\ndata: y\n\n"});  // the CR came last: its LF begins the next block
+  ASSERT_EQ(blocks.size(), 2u);
+  EXPECT_EQ(blocks[0].text, "data: x\r\n\r");
+  EXPECT_EQ(blocks[1].text, "\ndata: y\n\n");
+  // Leading empty lines stay with the block that follows them (the live reader's scanner ends a
+  // block at each: sse::BlockScanner's join_leading_empty_lines).
+  blocks = frame({"\n\ndata: z\n\n"});
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].text, "\n\ndata: z\n\n");
 }
 
 TEST(ProxySseFramer, KeepsAtMostTheBound) {

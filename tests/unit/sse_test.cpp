@@ -1,5 +1,6 @@
 // Unit tests for the server-sent events parser (mcptriage::sse::parse).
 #include "mcptriage/sse.hpp"
+#include "sse/blocks.hpp"
 
 #include <gtest/gtest.h>
 #include <simdjson.h>
@@ -10,6 +11,9 @@
 #include <iterator>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
+#include <algorithm>
 
 namespace {
 
@@ -330,6 +334,51 @@ TEST(SseParse, RealSampleCurlCrlfMultiline) {
   EXPECT_TRUE(s.any_id);
   EXPECT_EQ(s.empty_data_events, 0u);
   EXPECT_TRUE(s.unterminated_tail);  // the final endpoint-ping event has no blank line
+}
+
+// The one block scanner (src/sse/blocks.hpp) of the live reader and the proxy.
+std::vector<std::pair<std::size_t, std::size_t>> scan_all(std::string_view all, std::size_t piece, bool join) {
+  mcptriage::sse::BlockScanner scanner(0, join);
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  for (std::size_t n = piece; ; n += piece) {  // the buffer grows a piece at a time
+    const std::string_view buf = all.substr(0, std::min(n, all.size()));
+    while (auto b = scanner.next(buf)) out.push_back(*b);
+    if (n >= all.size()) break;
+  }
+  return out;
+}
+
+TEST(SseBlockScanner, EndsABlockAtEachEmptyLineWhateverThePieces) {
+  const std::string_view stream = "\ndata: a\r\n\r\n: ping\r\rdata: b\n\n";
+  using Blocks = std::vector<std::pair<std::size_t, std::size_t>>;
+  // CR, LF and CRLF end lines; the closing CRLF is kept whole in its block.
+  EXPECT_EQ(scan_all(stream, 100, false), (Blocks{{0, 1}, {1, 12}, {12, 20}, {20, 29}}));
+  // When a piece ends on the CR of that CRLF, its LF begins the next block instead.
+  EXPECT_EQ(scan_all(stream, 1, false), (Blocks{{0, 1}, {1, 11}, {11, 20}, {20, 29}}));
+  // Any pieces: the same four blocks, partitioning the stream.
+  for (std::size_t piece : {2u, 3u, 5u, 7u, 11u, 13u}) {
+    const Blocks b = scan_all(stream, piece, false);
+    ASSERT_EQ(b.size(), 4u) << "piece " << piece;
+    for (std::size_t k = 1; k < b.size(); ++k) EXPECT_EQ(b[k].first, b[k - 1].second) << "piece " << piece;
+    EXPECT_EQ(b.back().second, stream.size()) << "piece " << piece;
+  }
+  // Joined: the leading empty line stays with the first event.
+  EXPECT_EQ(scan_all(stream, 100, true), (Blocks{{0, 12}, {12, 20}, {20, 29}}));
+}
+
+TEST(SseBlockScanner, ShiftKeepsPositionsInTheShorterBuffer) {
+  mcptriage::sse::BlockScanner scanner;
+  std::string buf = "data: a\n\ndata: b";
+  auto b = scanner.next(buf);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(*b, (std::pair<std::size_t, std::size_t>{0, 9}));
+  EXPECT_FALSE(scanner.next(buf));
+  buf.erase(0, scanner.block_start());  // the caller keeps only the open block
+  scanner.shift(9);
+  buf += "\n\n";
+  b = scanner.next(buf);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(*b, (std::pair<std::size_t, std::size_t>{0, 9}));
 }
 
 }  // namespace
