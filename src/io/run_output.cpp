@@ -97,6 +97,7 @@ struct RunOutputs::Report {
   /// writing into standard output's own buffer would interleave its bytes with the records).
   std::unique_ptr<StringOutput> held;
   std::unique_ptr<RecordSink> sink;
+  const FailsAlone* alone = nullptr;  ///< `sink` itself, when reports fail alone
   std::string_view what;  ///< "JUnit", "TAP"
   std::string path;
 };
@@ -117,7 +118,9 @@ RunOutputs::RunOutputs(OutputOptions options)
     else r->held = std::make_unique<StringOutput>();
     r->sink = make(r->file ? static_cast<Output&>(*r->file) : static_cast<Output&>(*r->held), r->file != nullptr);
     if (options_.reports_fail_alone) {
-      r->sink = std::make_unique<FailsAlone>(std::move(r->sink), options_.program, r->what, report_failed_);
+      auto alone = std::make_unique<FailsAlone>(std::move(r->sink), options_.program, r->what, report_failed_);
+      r->alone = alone.get();
+      r->sink = std::move(alone);
     }
     reports_.push_back(std::move(r));
   };
@@ -144,7 +147,7 @@ bool RunOutputs::finish_reports() {
   for (auto& r : reports_) {
     try {
       r->sink->finish();
-      if (auto* alone = dynamic_cast<FailsAlone*>(r->sink.get()); alone && !alone->alive()) continue;
+      if (r->alone != nullptr && !r->alone->alive()) continue;  // it failed, and said so
       if (r->file) r->file->close();
       if (r->held) {
         r->held->flush();

@@ -10,23 +10,17 @@
 
 #include <algorithm>
 #include <cctype>
-#include <condition_variable>
 #include <csignal>
 #include <cstdio>
-#include <deque>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <map>
-#include <mutex>
 #include <thread>
 #include <tuple>
-#include <variant>
 
 #include "io/duration.hpp"
 #include "io/run_output.hpp"
-#include "mcptriage/http.hpp"
-#include "json/dom.hpp"
 #include "mcptriage/render.hpp"
 #include "mcptriage/report.hpp"
 #include "proxy/captured.hpp"
