@@ -3,10 +3,13 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 #include <thread>
@@ -33,6 +36,88 @@ void close_fd(int& fd) {
 /// the flag on the copy.
 bool make_pipe(int fds[2]) { return ::pipe2(fds, O_CLOEXEC) == 0; }
 
+/// The file execvp would run for `name`: `name` itself when it holds a slash, else the first
+/// executable regular file of that name in PATH (default "/bin:/usr/bin"); errno set when none.
+std::optional<std::string> program_path(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* env = std::getenv("PATH");
+  const std::string_view path = env != nullptr ? env : "/bin:/usr/bin";
+  int last_error = ENOENT;
+  for (std::size_t from = 0; from <= path.size();) {
+    std::size_t to = path.find(':', from);
+    if (to == std::string_view::npos) to = path.size();
+    std::string dir(path.substr(from, to - from));
+    if (dir.empty()) dir = ".";
+    const std::string candidate = dir + "/" + name;
+    struct stat st {};
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+      if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+      last_error = EACCES;
+    }
+    from = to + 1;
+  }
+  errno = last_error;
+  return std::nullopt;
+}
+
+/// fork and execve, for what posix_spawn cannot do (PR_SET_PDEATHSIG). The child calls only
+/// async-signal-safe functions; an execve failure comes back through a close-on-exec pipe.
+/// Returns the pid, or -1 with the error in `error`.
+pid_t fork_exec(const std::string& path, const std::vector<char*>& argv, const int in[2], const int out[2],
+                const int err[2], const ProcessOptions& options, int& error) {
+  int report[2];
+  if (::pipe2(report, O_CLOEXEC) != 0) {
+    error = errno;
+    return -1;
+  }
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    error = errno;
+    ::close(report[0]);
+    ::close(report[1]);
+    return -1;
+  }
+  if (pid == 0) {
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    for (int sig = 1; sig < NSIG; ++sig) ::sigaction(sig, &dfl, nullptr);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    int e = 0;
+    if (::prctl(PR_SET_PDEATHSIG, SIGTERM) != 0) e = errno;
+    if (e == 0 && ::getppid() != parent) ::_exit(127);  // the parent died before the prctl
+    if (e == 0 && options.pipe_stdin && ::dup2(in[0], STDIN_FILENO) < 0) e = errno;
+    if (e == 0 && !options.pipe_stdin) {
+      const int null = ::open("/dev/null", O_RDONLY);
+      if (null < 0 || ::dup2(null, STDIN_FILENO) < 0) e = errno;
+    }
+    if (e == 0 && options.pipe_stdout && ::dup2(out[1], STDOUT_FILENO) < 0) e = errno;
+    if (e == 0 && options.pipe_stderr && ::dup2(err[1], STDERR_FILENO) < 0) e = errno;
+    if (e == 0) {
+      ::execve(path.c_str(), argv.data(), environ);
+      e = errno;
+    }
+    [[maybe_unused]] const ssize_t w = ::write(report[1], &e, sizeof e);
+    ::_exit(127);
+  }
+  ::close(report[1]);
+  int e = 0;
+  ssize_t n;
+  do n = ::read(report[0], &e, sizeof e);
+  while (n < 0 && errno == EINTR);
+  ::close(report[0]);
+  if (n == static_cast<ssize_t>(sizeof e)) {  // the exec failed: reap the child, report why
+    int ws = 0;
+    while (::waitpid(pid, &ws, 0) < 0 && errno == EINTR) {
+    }
+    error = e;
+    return -1;
+  }
+  return pid;
+}
+
 }  // namespace
 
 std::string ExitStatus::describe() const {
@@ -53,6 +138,25 @@ std::expected<Process, std::string> Process::spawn(const ProcessOptions& options
   if ((options.pipe_stdin && !make_pipe(in)) || (options.pipe_stdout && !make_pipe(out)) ||
       (options.pipe_stderr && !make_pipe(err))) {
     return fail("cannot make a pipe for " + options.argv.front(), errno);
+  }
+  if (options.die_with_parent) {
+    auto path = program_path(options.argv.front());
+    if (!path) return fail("cannot start " + options.argv.front(), errno);
+    std::vector<char*> args;
+    for (const std::string& a : options.argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    int error = 0;
+    const pid_t pid = fork_exec(*path, args, in, out, err, options, error);
+    if (pid < 0) return fail("cannot start " + options.argv.front(), error);
+    Process p;
+    p.pid_ = pid;
+    close_fd(in[0]);
+    close_fd(out[1]);
+    close_fd(err[1]);
+    p.in_ = in[1];
+    p.out_ = out[0];
+    p.err_ = err[0];
+    return p;
   }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);

@@ -29,6 +29,10 @@ struct ProcessOptions {
   bool pipe_stdin = true;   ///< else the child reads /dev/null
   bool pipe_stdout = true;  ///< else the child's standard output is ours
   bool pipe_stderr = false; ///< else the child's standard error is ours
+  /// The child gets SIGTERM when the thread that spawned it ends, the process with it, even by
+  /// SIGKILL (Linux prctl PR_SET_PDEATHSIG, kept across execve): no orphan when the parent is
+  /// killed (the stdio wrapper, issue 28). Spawn from the thread that lives longest (main).
+  bool die_with_parent = false;
 };
 
 /// A running (or ended, not yet reaped) child. Move-only. The parent's pipe ends are

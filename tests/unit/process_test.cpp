@@ -8,7 +8,9 @@
 
 #include <cerrno>
 #include <chrono>
+#include <optional>
 #include <string>
+#include <thread>
 
 using namespace mcptriage::io;
 using namespace std::chrono_literals;
@@ -138,4 +140,52 @@ TEST(Process, PipesAreNotInheritedByTheNextChild) {
   ASSERT_TRUE(s) << "cat never saw end of file: its pipe leaked into the second child";
   EXPECT_EQ(s->code, 0);
   EXPECT_EQ(read_to_end(cat.stdout_fd()), "");
+}
+
+// die_with_parent (the stdio wrapper's child): the fork path pipes and reports like posix_spawn,
+// and the child gets SIGTERM when the thread that spawned it ends.
+TEST(ProcessDieWithParent, PipesExitCodesAndAMissingProgram) {
+  ProcessOptions o;
+  o.argv = {"sh", "-c", "read l; echo \"got $l\"; echo err >&2; exit 4"};
+  o.pipe_stderr = true;
+  o.die_with_parent = true;
+  auto p = Process::spawn(o);
+  ASSERT_TRUE(p) << p.error();
+  ASSERT_TRUE(write_all(p->stdin_fd(), "x\n"));
+  EXPECT_EQ(read_to_end(p->stdout_fd()), "got x\n");
+  EXPECT_EQ(read_to_end(p->stderr_fd()), "err\n");
+  EXPECT_EQ(p->wait().code, 4);
+  o.argv = {"mcptriage-no-such-program-xyz"};
+  auto missing = Process::spawn(o);
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().find("cannot start mcptriage-no-such-program-xyz: No such file or directory"),
+            std::string::npos)
+      << missing.error();
+  o.argv = {"/etc/hostname"};  // no program: execve's error comes back through the pipe
+  auto not_exec = Process::spawn(o);
+  ASSERT_FALSE(not_exec);
+  // EACCES (no x bit), or as root (who may execute it) ENOEXEC.
+  EXPECT_TRUE(not_exec.error() == "cannot start /etc/hostname: Permission denied" ||
+              not_exec.error() == "cannot start /etc/hostname: Exec format error")
+      << not_exec.error();
+}
+
+TEST(ProcessDieWithParent, TheChildGetsSigtermWhenTheSpawningThreadEnds) {
+  // The parent here is a thread: PR_SET_PDEATHSIG fires when it ends (as when the process is killed).
+  pid_t pid = -1;
+  std::optional<Process> child;
+  std::thread spawner([&] {
+    ProcessOptions o;
+    o.argv = {"sleep", "30"};
+    o.die_with_parent = true;
+    auto p = Process::spawn(o);
+    ASSERT_TRUE(p) << p.error();
+    pid = p->pid();
+    child.emplace(std::move(*p));
+  });
+  spawner.join();
+  ASSERT_TRUE(child);
+  const auto s = child->wait_for(5s);
+  ASSERT_TRUE(s) << "sleep " << pid << " outlived the thread that started it";
+  EXPECT_EQ(s->signal, SIGTERM);
 }
