@@ -125,6 +125,23 @@ enum class LiveEnd {
   timeout,       ///< the input took longer than --timeout
 };
 
+/// What the stdio wrapper (`mcptriage wrap`, docs/wrap.md) saw of an exchange that no message
+/// says: set by the JSON Lines reader on the entries of a wrap recording only (docs/formats.md
+/// "Recordings of mcptriage wrap"). The classifier then names it (docs/classification.md).
+enum class StdioEnd {
+  none,
+  /// A line the server wrote on its standard output that is no JSON-RPC message (a log line):
+  /// the entry's response body is that line. MCP 2025-11-25 transports, stdio: the server MUST
+  /// NOT write anything to its stdout that is not a valid MCP message.
+  not_jsonrpc_line,
+  /// The server exited (or was killed) with the request unanswered, while the host's input was
+  /// still open.
+  server_exited,
+  /// The host closed the server's standard input (the stdio shutdown, MCP lifecycle) with the
+  /// request unanswered, and the server exited without answering it.
+  shutdown_in_flight,
+};
+
 /// When the parts of an exchange read live arrived: milliseconds from its first byte
 /// (docs/output.md, `timing`). Absent offline.
 struct LiveTiming {
@@ -167,6 +184,10 @@ struct Exchange {
   /// JSON-RPC exchange, classified AUTH_LEG and judged by the authorization triage (src/auth). Set
   /// only with CaptureOptions::auth.
   bool oauth_leg = false;
+  StdioEnd stdio = StdioEnd::none;  ///< a wrap recording's entry: what the wrapper saw (StdioEnd)
+  /// With `stdio`: what the classifier puts in the verdict's detail (the line's first bytes; the
+  /// server's exit status and the last lines of its standard error).
+  std::string stdio_detail = {};
 };
 
 /// Where a record comes from, as integers: the input of the run, the exchange in it, and the

@@ -114,6 +114,8 @@ enum class Reason : std::uint8_t {
   interrupted,
   idle_timeout,
   timeout,
+  server_exited,
+  shutdown_in_flight,
   // MALFORMED_JSON
   truncated,
   cut_at_limit,
@@ -124,6 +126,7 @@ enum class Reason : std::uint8_t {
   empty_json,
   too_deep,
   too_large,
+  stdout_not_jsonrpc,
   // INVALID_ENVELOPE
   not_an_object,
   batch_not_allowed,

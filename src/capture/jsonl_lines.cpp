@@ -42,6 +42,7 @@ void JsonLinesReader::handle_line(std::string_view line, std::size_t line_no) {
   }
   Item item = read_item(root, line, line_no);
   if (item.wrapped) any_wrapped_ = true;
+  if (item.stdio != Item::Stdio::none && item.stdio != Item::Stdio::message) return handle_stdio(std::move(item));
   switch (item.side) {
     case Side::full: return handle_full(std::move(item));
     case Side::client: return handle_client(std::move(item));
@@ -65,6 +66,7 @@ void JsonLinesReader::handle_line(std::string_view line, std::size_t line_no) {
 }
 
 Item JsonLinesReader::read_item(View root, std::string_view line, std::size_t line_no) {
+  if (root.is_object() && root.string_at("transport") == "stdio") return read_stdio_item(root, line_no);
   Item it;
   it.line = line_no;
   if (root.is_array() || root.get("jsonrpc")) {
@@ -221,6 +223,122 @@ Item JsonLinesReader::read_item(View root, std::string_view line, std::size_t li
     it.request = std::move(r);
   }
   return it;
+}
+
+Item JsonLinesReader::read_stdio_item(View root, std::size_t line_no) {
+  Item it;
+  it.line = line_no;
+  const std::optional<Side> dir = side_word(root.string_at("dir").value_or(""));
+  if (auto t = root.string_at("t")) it.time.started_unix_ns = iso8601_unix_ns(*t);
+  if (auto message = root.get("message"); message && (message->is_object() || message->is_array())) {
+    // A message as the wrapper relayed it: a bare message, with the direction the wrapper saw.
+    it.stdio = Item::Stdio::message;
+    it.message = json_text(*message);
+    it.info = inspect_message(*message);
+    if (it.info.kind == MessageKind::not_jsonrpc) {
+      it.stdio = Item::Stdio::text;  // written by hand: a message member that is no message
+      it.stdio_text = *it.message;
+      it.side = Side::server;
+      return it;
+    }
+    it.side = dir.value_or(it.info.kind == MessageKind::response || server_method(it.info.method) ? Side::server
+                                                                                                    : Side::client);
+    if (it.side == Side::client) {
+      Request r;
+      r.body = it.message;
+      r.info = jsonrpc::read_request(*message);
+      it.request = std::move(r);
+    }
+    return it;
+  }
+  if (auto text = root.string_at("line")) {
+    it.stdio = Item::Stdio::text;
+    it.stdio_text = std::string(*text);
+    it.side = dir.value_or(Side::server);
+    return it;
+  }
+  if (root.get("eof")) {
+    it.stdio = Item::Stdio::input_end;
+    it.side = dir.value_or(Side::client);
+    return it;
+  }
+  if (auto exit = root.get("exit"); exit && exit->is_object()) {
+    it.stdio = Item::Stdio::exit;
+    std::string what;
+    if (auto sig = exit->get("signal"); sig && sig->int64() && *sig->int64() > 0) {
+      what = "was killed by signal " + std::to_string(*sig->int64());
+      if (auto name = exit->string_at("signal_name")) what += " (" + std::string(*name) + ")";
+    } else if (auto code = exit->get("code"); code && code->int64()) {
+      what = "exited with code " + std::to_string(*code->int64());
+    } else {
+      what = "ended";
+    }
+    if (auto tail = root.get("stderr"); tail && tail->is_array() && tail->size() > 0) {
+      what += "; the last lines of its standard error:";
+      for (View l : tail->items()) {
+        if (auto s = l.string()) what += " \"" + std::string(*s) + "\"";
+      }
+    } else {
+      what += "; it wrote nothing on standard error";
+    }
+    it.stdio_text = std::move(what);
+    it.side = Side::server;
+    return it;
+  }
+  it.side = Side::unknown;  // a stdio line of no known shape: skipped as invalid_line
+  return it;
+}
+
+void JsonLinesReader::handle_stdio(Item it) {
+  stdio_events_ = true;
+  switch (it.stdio) {
+    case Item::Stdio::text: {
+      // A line on the server's standard output that is no JSON-RPC message: an entry of its own,
+      // answering nothing (MCP 2025-11-25 transports, stdio).
+      Pending p;
+      p.first_line = it.line;
+      p.answered = true;
+      p.time = it.time;
+      p.stdio = StdioEnd::not_jsonrpc_line;
+      constexpr std::size_t kShown = 120;
+      std::string shown = it.stdio_text.substr(0, kShown);
+      while (!shown.empty() && shown.size() < it.stdio_text.size() &&
+             (static_cast<unsigned char>(it.stdio_text[shown.size()]) & 0xC0) == 0x80) {
+        shown.pop_back();  // whole UTF-8 sequences only
+      }
+      const bool json = parser_for_bodies_.parse(json::padded_copy(it.stdio_text), true).has_value();
+      const bool host = it.side == Side::client;  // the client MUST NOT write one to the server either
+      p.stdio_detail = std::string(host ? "the host wrote a line of " : "the server wrote a line of ") +
+                       std::to_string(it.stdio_text.size()) +
+                       (host ? " bytes on the server's standard input that is " : " bytes on its standard output that is ") +
+                       (json ? "JSON but no JSON-RPC message" : "no JSON-RPC message (not JSON)") + ": \"" + shown +
+                       (shown.size() < it.stdio_text.size() ? "...\"" : "\"") +
+                       (host ? "; the server may fail on it" : "; a strict host fails on it, the TypeScript SDK drops it with a parse error");
+      p.body = std::move(it.stdio_text);
+      add(std::move(p));
+      return;
+    }
+    case Item::Stdio::input_end: stdio_input_closed_ = true; return;
+    case Item::Stdio::exit: {
+      // Every request still open is answered by nothing, ever: the server is gone.
+      const std::vector<std::size_t> still_open(open_.begin(), open_.end());
+      for (std::size_t index : still_open) {
+        Pending& p = pending_[index];
+        if (p.sent.kind != MessageKind::request && p.sent.kind != MessageKind::batch) continue;
+        p.stdio = stdio_input_closed_ ? StdioEnd::shutdown_in_flight : StdioEnd::server_exited;
+        p.stdio_detail = std::string(stdio_input_closed_ ? "the host closed the server's input, and the server "
+                                                         : "the server ") +
+                         it.stdio_text.substr(0, it.stdio_text.find(';')) + " without answering (line " +
+                         std::to_string(it.line) + ")" + it.stdio_text.substr(it.stdio_text.find(';'));
+        p.closed_line = it.line;
+        close(index);
+      }
+      server_request_.clear();
+      return;
+    }
+    case Item::Stdio::none:
+    case Item::Stdio::message: return;
+  }
 }
 
 void JsonLinesReader::read_proxy_member(json::View proxy, Item& it) {

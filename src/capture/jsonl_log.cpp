@@ -48,7 +48,10 @@ std::expected<std::vector<Exchange>, CaptureError> JsonLinesReader::read(std::st
     if (at) keep_until(*at, line_starts);
   }
   finish();
-  if (pending_.empty()) return std::unexpected(CaptureError{"JSON Lines: no line holds a JSON object"});
+  // Lines of a wrap recording that are no entry (the end of the host's input, the server's exit)
+  // are no damage: a block of them alone holds no exchange.
+  if (pending_.empty() && !stdio_events_) return std::unexpected(CaptureError{"JSON Lines: no line holds a JSON object"});
+  if (pending_.empty()) return std::vector<Exchange>{};
   // A log of another shape: no line from the start of the log is a message or a logged
   // exchange (docs/formats.md "JSON Lines": an input error that says how to remap it).
   if (first_line_ == 0 && first_unknown_line_ &&

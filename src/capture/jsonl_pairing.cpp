@@ -126,6 +126,7 @@ void JsonLinesReader::handle_client(Item it) {
   p.first_line = it.line;
   p.request = std::move(it.request);
   p.sent = m;
+  p.time = it.time;
   const std::size_t index = add(std::move(p));
   open_.insert(index);
   if (m.kind == MessageKind::request || m.kind == MessageKind::batch) open_requests_.insert(index);
@@ -228,6 +229,10 @@ std::optional<std::string> JsonLinesReader::id_in_body(std::string_view body) {
 
 void JsonLinesReader::fill_reply(Pending& p, Item& it, bool attach_stream) {
   p.answered = true;
+  if (it.stdio == Item::Stdio::message && p.time.started_unix_ns && it.time.started_unix_ns &&
+      *it.time.started_unix_ns >= *p.time.started_unix_ns) {
+    p.time.duration_ms = static_cast<double>(*it.time.started_unix_ns - *p.time.started_unix_ns) / 1e6;
+  }
   p.status = it.status;
   p.headers = std::move(it.headers);
   p.content_type = it.content_type;
@@ -332,7 +337,14 @@ std::vector<Exchange> JsonLinesReader::to_exchanges() {
                               std::string(p.sse ? "events read as text/event-stream" : "message read as application/json"));
       }
     }
-    if (!p.answered) {
+    if (p.stdio != StdioEnd::none) {
+      // A wrap recording: what the wrapper saw decides (a line that is no message, a server gone).
+      ex.stdio = p.stdio;
+      ex.stdio_detail = std::move(p.stdio_detail);
+      r.status = options_.assumed_status;
+      r.transport_captured = false;
+      r.body = std::move(p.body);
+    } else if (!p.answered) {
       r.status = 0;
       r.body_state = BodyState::not_captured;
       r.transport_captured = any_wrapped_;

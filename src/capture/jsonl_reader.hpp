@@ -195,6 +195,12 @@ struct Item {
   std::optional<BodyState> proxy_body_state; ///< `proxy.body`: cut, cut_at_limit, not_captured
   bool proxy_cut_at_limit = false;
   CaptureTime time;  ///< a `timing` member (`started`, `end_ms`: a `mcptriage proxy` recording)
+  /// A line of a `mcptriage wrap` recording (`"transport": "stdio"`, docs/formats.md "Recordings of
+  /// mcptriage wrap"): a message (read as a bare message with the line's direction), a line the
+  /// server wrote that is no message, the host's end of input, or the server's exit.
+  enum class Stdio { none, message, text, input_end, exit };
+  Stdio stdio = Stdio::none;
+  std::string stdio_text;  ///< Stdio::text: the line; Stdio::exit: what the exit was (for the detail)
 };
 
 /// One exchange being assembled.
@@ -221,6 +227,8 @@ struct Pending {
   bool cut_at_limit = false;
   std::vector<std::string> warnings;
   std::optional<std::string> open_id;  ///< its key in open_by_id_ while it waits for its reply
+  StdioEnd stdio = StdioEnd::none;     ///< a wrap recording: what the wrapper saw (Exchange::stdio)
+  std::string stdio_detail;
 };
 
 class JsonLinesReader {
@@ -333,6 +341,13 @@ class JsonLinesReader {
   void handle_line(std::string_view line, std::size_t line_no);
 
   Item read_item(View root, std::string_view line, std::size_t line_no);
+
+  /// A line of a `mcptriage wrap` recording (`root` has `"transport": "stdio"`).
+  Item read_stdio_item(View root, std::size_t line_no);
+  /// Its text lines, end of input and exit (Item::Stdio other than message).
+  void handle_stdio(Item it);
+  bool stdio_input_closed_ = false;  ///< a wrap recording: the host closed the server's input
+  bool stdio_events_ = false;        ///< a wrap recording's end of input or exit was read
 
   json::Parser& parser_for_bodies_ = thread_parser(1);
 

@@ -514,6 +514,17 @@ std::vector<Classification> classify(const Exchange& exchange, const ContextFlag
     judgement.finish(out);
     return out;
   }
+  if (exchange.stdio != StdioEnd::none) {
+    // What the stdio wrapper saw (a wrap recording, docs/wrap.md): no response to judge layer by layer.
+    const Reason reason = exchange.stdio == StdioEnd::not_jsonrpc_line ? Reason::stdout_not_jsonrpc
+                          : exchange.stdio == StdioEnd::server_exited  ? Reason::server_exited
+                                                                       : Reason::shutdown_in_flight;
+    set_verdict(c, reason, exchange.stdio_detail);
+    if (reason == Reason::stdout_not_jsonrpc) c.notification = false;
+    out.push_back(std::move(c));
+    judgement.finish(out);
+    return out;
+  }
   switch (judgement.transport(c, out)) {
     case classify_detail::Judgement::Framing::decided: break;
     case classify_detail::Judgement::Framing::json: judgement.judge_json_body(c, out); break;

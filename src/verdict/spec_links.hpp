@@ -52,6 +52,10 @@ inline constexpr std::string_view kMcpListingTools =
     "https://modelcontextprotocol.io/specification/2025-11-25/server/tools#listing-tools";
 inline constexpr std::string_view kMcpTool =
     "https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool";
+inline constexpr std::string_view kMcpStdio =
+    "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio";
+inline constexpr std::string_view kMcpStdioShutdown =
+    "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#stdio";
 inline constexpr std::string_view kMcpInitialization =
     "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization";
 inline constexpr std::string_view kMcpListingResources =
