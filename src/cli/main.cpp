@@ -7,6 +7,7 @@
 #include "cli/run.hpp"
 #include "cli/stats.hpp"
 #include "proxy/proxy.hpp"
+#include "wrap/wrap.hpp"
 
 #ifdef MCPTRIAGE_WITH_JEMALLOC
 // jemalloc's options, read when it starts (jemalloc(3), "malloc_conf"): one arena per CPU, each
@@ -40,6 +41,9 @@ constexpr Command kCommands[] = {
      mcptriage::cli::diff_main},
     {"bundle", "one archive for a bug report: records, HTML report, the inputs as one redacted HAR, version",
      mcptriage::cli::bundle_main},
+    {"wrap", "runs a stdio MCP server between it and its host: relays, judges each message, records, says which "
+             "call a crash or a stray stdout line broke (docs/wrap.md)",
+     mcptriage::wrap::wrap_main},
 };
 
 int triage(int argc, char** argv) { return mcptriage::cli::triage_main(argc, argv, kCommands); }

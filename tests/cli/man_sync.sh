@@ -8,7 +8,7 @@ help_opts=$("$bin" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
 # In roff, a dash is written \-; undo that before looking for options. The PROXY section
 # documents `mcptriage proxy` and is checked against `mcptriage proxy --help`.
 page=$(sed 's/\\-/-/g' "$root/docs/mcptriage.1")
-man_opts=$(awk '/^\.SH (PROXY|STATS)/ {skip = 1; next} /^\.SH / {skip = 0} !skip' <<<"$page" | grep -E '^\.(TP|B|BR|BI)|^\.B' | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+man_opts=$(awk '/^\.SH (PROXY|WRAP|STATS)/ {skip = 1; next} /^\.SH / {skip = 0} !skip' <<<"$page" | grep -E '^\.(TP|B|BR|BI)|^\.B' | grep -oE -- '--[a-z][a-z-]+' | sort -u)
 for o in $help_opts; do
   check "man page documents $o" grep -qx -- "$o" <<<"$man_opts"
 done
@@ -22,6 +22,14 @@ for o in $proxy_help; do
 done
 for o in $proxy_man; do
   check "proxy --help lists $o (named in the PROXY section)" grep -qx -- "$o" <<<"$proxy_help"
+done
+wrap_help=$("$bin" wrap --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+wrap_man=$(awk '/^\.SH WRAP/ {on = 1; next} /^\.SH / {on = 0} on' <<<"$page" | grep -E '^\.(TP|B|BR|BI)|^\.B' | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+for o in $wrap_help; do
+  check "man page WRAP section documents wrap $o" grep -qx -- "$o" <<<"$wrap_man"
+done
+for o in $wrap_man; do
+  check "wrap --help lists $o (named in the WRAP section)" grep -qx -- "$o" <<<"$wrap_help"
 done
 # Subcommands: the triage --help lists the table of src/cli/main.cpp; each row's own --help works,
 # and the man page names each (a row added without docs fails here).

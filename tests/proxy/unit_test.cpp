@@ -4,7 +4,10 @@
 // parsing, the record budget and the watcher.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <deque>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
@@ -23,6 +26,8 @@
 #include "proxy/source.hpp"
 #include "triage/core.hpp"
 #include "proxy/watcher.hpp"
+#include "wrap/record_line.hpp"
+#include "wrap/relay.hpp"
 
 namespace mcptriage::proxy {
 namespace {
@@ -649,6 +654,71 @@ TEST(ProxyWatcher, ReportsNothingNewRequestAndResend) {
   ASSERT_EQ(reports.size(), 1u);
   EXPECT_EQ(reports[0].action, "new_request");
   EXPECT_NE(reports[0].jsonl.find(R"("reinitialized":false)"), std::string::npos);
+}
+
+// `mcptriage wrap`'s recording lines and relay pieces (src/wrap, docs/formats.md "Recordings of mcptriage wrap").
+TEST(WrapRecordLine, MessagesLinesEofAndExit) {
+  json::Parser parser;
+  bool message = false;
+  const std::int64_t t = 1796083200LL * 1'000'000'000 + 123'456'789;
+  EXPECT_EQ(wrap::iso_time_us(t), "2026-12-01T00:00:00.123456Z");
+  EXPECT_EQ(wrap::stdio_message_line(wrap::Dir::c2s, t, R"({"jsonrpc":"2.0","id":1,"method":"ping"})", false, parser, message),
+            R"({"transport":"stdio","dir":"c2s","t":"2026-12-01T00:00:00.123456Z","message":{"jsonrpc":"2.0","id":1,"method":"ping"}})");
+  EXPECT_TRUE(message);
+  // A log line, and JSON that is no JSON-RPC message: `line`, a JSON string.
+  EXPECT_EQ(wrap::stdio_message_line(wrap::Dir::s2c, t, "[info] \"up\"", false, parser, message),
+            R"({"transport":"stdio","dir":"s2c","t":"2026-12-01T00:00:00.123456Z","line":"[info] \"up\""})");
+  EXPECT_FALSE(message);
+  EXPECT_NE(wrap::stdio_message_line(wrap::Dir::s2c, t, R"({"level":"info"})", false, parser, message).find(R"("line":"{\"level)"),
+            std::string::npos);
+  EXPECT_FALSE(message);
+  // Cut at the bound: never a message, said.
+  EXPECT_NE(wrap::stdio_message_line(wrap::Dir::s2c, t, R"({"jsonrpc":"2.0","id":1,"res)", true, parser, message).find(R"("cut":true)"),
+            std::string::npos);
+  EXPECT_FALSE(message);
+  // Credentials redacted, and still JSON.
+  const std::string secret = wrap::stdio_message_line(
+      wrap::Dir::c2s, t, R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"arguments":{"password":"hunter2"}}})", false,
+      parser, message);
+  EXPECT_EQ(secret.find("hunter2"), std::string::npos) << secret;
+  EXPECT_TRUE(parser.parse(json::padded_copy(secret), true).has_value());
+  EXPECT_EQ(wrap::stdio_eof_line(t), R"({"transport":"stdio","dir":"c2s","t":"2026-12-01T00:00:00.123456Z","eof":true})");
+  EXPECT_EQ(wrap::stdio_exit_line(t, io::ExitStatus{-1, 9}, {"boom", "Bearer abc.def"}),
+            R"({"transport":"stdio","t":"2026-12-01T00:00:00.123456Z","exit":{"signal":9,"signal_name":"SIGKILL"},"stderr":["boom","Bearer [REDACTED]"]})");
+  EXPECT_EQ(wrap::stdio_exit_line(t, io::ExitStatus{3, 0}, {}),
+            R"({"transport":"stdio","t":"2026-12-01T00:00:00.123456Z","exit":{"code":3},"stderr":[]})");
+}
+
+TEST(WrapRelay, TailKeepsTheLastLinesCutAtTheirBound) {
+  wrap::Tail tail(2, 5);
+  tail.add("one\ntwo\r\nthree-is-long\npart");
+  tail.add("ial");
+  EXPECT_EQ(tail.lines(), (std::vector<std::string>{"three", "parti"}));
+}
+
+TEST(WrapRelay, PumpCopiesEveryByteAndHandsOverLines) {
+  int in[2], out[2];
+  ASSERT_EQ(::pipe(in), 0);
+  ASSERT_EQ(::pipe(out), 0);
+  wrap::EventQueue queue(1 << 20);
+  wrap::Pump pump{in[0], out[1], wrap::Dir::s2c, &queue, -1, 8};
+  const std::string bytes = "{\"a\":1}\r\n\nabcdefghijkl\nlast";
+  ASSERT_TRUE(io::write_all(in[1], bytes));
+  ::close(in[1]);
+  EXPECT_TRUE(pump.run());
+  ::close(out[1]);
+  EXPECT_EQ(io::read_to_end(out[0]), bytes);  // byte for byte, blank line and CR included
+  ::close(in[0]);
+  ::close(out[0]);
+  queue.close();
+  std::deque<wrap::Event> events;
+  ASSERT_TRUE(queue.wait(events));
+  ASSERT_EQ(events.size(), 3u);  // the blank line is no event
+  EXPECT_EQ(events[0].bytes, "{\"a\":1}");
+  EXPECT_FALSE(events[0].cut);
+  EXPECT_EQ(events[1].bytes, "abcdefgh");
+  EXPECT_TRUE(events[1].cut);
+  EXPECT_EQ(events[2].bytes, "last");
 }
 
 }  // namespace

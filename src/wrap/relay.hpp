@@ -1,0 +1,93 @@
+// The wrapper's relay (docs/wrap.md "How it relays"): one thread per stream copies bytes as they
+// come, host to server and server to host, and hands each line it saw to the triage thread
+// through an EventQueue; the server's standard error passes through, its last lines kept.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "io/process.hpp"
+#include "wrap/record_line.hpp"
+
+namespace mcptriage::wrap {
+
+/// Something the relay saw, in the order it saw it (per stream).
+struct Event {
+  enum class Kind { line, eof, exit };
+  Kind kind = Kind::line;
+  Dir dir = Dir::c2s;
+  std::int64_t unix_ns = 0;  ///< when it was relayed (the system clock)
+  std::string bytes;         ///< a line: its bytes, without its newline (at most the record bound)
+  bool cut = false;          ///< a line longer than the record bound: `bytes` is its start
+  io::ExitStatus status;     ///< exit: how the server ended
+  std::vector<std::string> stderr_tail;  ///< exit: its last standard error lines
+};
+
+/// Events from the relay threads to the triage thread. Bounded: a push waits while `max_bytes` of
+/// lines wait to be judged (the relay has already forwarded them; only their records wait), so
+/// that memory stays flat whatever the server streams.
+class EventQueue {
+ public:
+  explicit EventQueue(std::size_t max_bytes) : max_bytes_(max_bytes) {}
+  void push(Event e);
+  /// No more events: wait() returns false once the queue is empty.
+  void close();
+  /// Waits for events (or the close); moves them all into `out`. False when closed and empty.
+  bool wait(std::deque<Event>& out);
+
+ private:
+  std::mutex mu_;
+  std::condition_variable ready_;
+  std::condition_variable room_;
+  std::deque<Event> events_;
+  std::size_t bytes_ = 0;
+  std::size_t max_bytes_;
+  bool closed_ = false;
+};
+
+/// The last lines a stream held, each cut at `max_line` bytes: the server's standard error, for
+/// the verdict of a call it never answered. Thread-safe.
+class Tail {
+ public:
+  Tail(std::size_t lines, std::size_t max_line) : lines_(lines), max_line_(max_line) {}
+  void add(std::string_view bytes);  ///< a chunk as read; lines end at LF
+  std::vector<std::string> lines() const;  ///< the last lines (a partial last line included)
+
+ private:
+  mutable std::mutex mu_;
+  std::deque<std::string> done_;
+  std::string partial_;
+  std::size_t lines_;
+  std::size_t max_line_;
+};
+
+/// Copies `from` to `to` until `from` ends, `stop_fd` becomes readable, or reading fails; each
+/// chunk is written on as soon as it is read (no line is held back). Each line seen goes to
+/// `queue` as an Event (bytes past `max_line` dropped, `cut` set); a last line without its newline
+/// too. `to` failing (EPIPE: the reader is gone) stops the writing, not the reading, so that the
+/// rest is still recorded. Returns true when `from` ended (end of file), false when stopped.
+/// `close_to_at_end`: closes `to` at the end of `from` (the child's standard input: it reads end of file).
+struct Pump {
+  int from = -1;
+  int to = -1;
+  Dir dir = Dir::c2s;
+  EventQueue* queue = nullptr;
+  int stop_fd = -1;
+  std::size_t max_line = 0;
+  bool run();
+  bool to_failed = false;  ///< a write to `to` failed
+};
+
+/// Copies the child's standard error to ours as it comes, keeping its tail; returns at end of
+/// file or when `stop_fd` becomes readable.
+void pass_stderr(int from, int stop_fd, Tail& tail);
+
+/// The system clock now, in nanoseconds since the Unix epoch.
+std::int64_t now_unix_ns();
+
+}  // namespace mcptriage::wrap

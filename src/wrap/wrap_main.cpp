@@ -1,0 +1,307 @@
+// `mcptriage wrap`: options, the child, the relay threads (relay.cpp), the triage thread (the run
+// core over WrapSource), signals, the summary and the exit status (docs/wrap.md).
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <ctime>
+#include <iostream>
+#include <optional>
+#include <thread>
+
+#include "io/process.hpp"
+#include "io/run_output.hpp"
+#include "mcptriage/redact.hpp"
+#include "mcptriage/render.hpp"
+#include "proxy/recording.hpp"
+#include "triage/core.hpp"
+#include "wrap/relay.hpp"
+#include "wrap/source.hpp"
+#include "wrap/wrap.hpp"
+
+namespace mcptriage::wrap {
+namespace {
+
+enum ExitCode : int {
+  kUsage = 2,
+  kCannotRun = 3,  ///< the child cannot start, a file cannot be created
+};
+
+struct Options {
+  std::string out;
+  std::string tty;
+  std::string format;
+  std::string record;
+  bool no_redact = false;
+  bool summary = false;
+  bool explain = false;
+  bool verbose = false;
+  std::size_t max_line = std::size_t{16} << 20;
+  std::string report_junit;
+  std::string report_tap;
+  std::string report_html;
+  std::string report_otlp;
+  std::vector<std::string> command;
+};
+
+/// The pipe whose read end tells the relay threads to stop (a byte written, never read).
+struct StopPipe {
+  int fds[2] = {-1, -1};
+  StopPipe() {
+    if (::pipe2(fds, O_CLOEXEC) != 0) fds[0] = fds[1] = -1;
+  }
+  ~StopPipe() {
+    for (int fd : fds) {
+      if (fd >= 0) ::close(fd);
+    }
+  }
+  void stop() {
+    const char b = 1;
+    [[maybe_unused]] const ssize_t n = ::write(fds[1], &b, 1);
+  }
+};
+
+std::string human_bytes(std::size_t n) {
+  if (n < 1024) return fmt::format("{} B", n);
+  if (n < (std::size_t{1} << 20)) return fmt::format("{:.1f} KiB", static_cast<double>(n) / 1024.0);
+  return fmt::format("{:.1f} MiB", static_cast<double>(n) / 1048576.0);
+}
+
+}  // namespace
+
+int wrap_main(int argc, char** argv) {
+  std::signal(SIGPIPE, SIG_IGN);
+  Options opt;
+  // Everything after the first `--` is the command, whatever it looks like.
+  int split = argc;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--") {
+      split = i;
+      break;
+    }
+  }
+  for (int i = split + 1; i < argc; ++i) opt.command.emplace_back(argv[i]);
+  CLI::App app{"mcptriage wrap: runs a stdio MCP server as a child process and sits between it and its host (an IDE,\n"
+               "a desktop host, an agent CLI): relays both ways unchanged, judges every message as it passes, records\n"
+               "them, and says which call a crash, an exit or a stray stdout line broke.",
+               "mcptriage wrap"};
+  app.footer(
+      "Examples:\n"
+      "  mcptriage wrap --record /tmp/everything.jsonl -- npx -y @modelcontextprotocol/server-everything\n"
+      "  mcptriage wrap --out /tmp/records.jsonl --summary -- python -m my_server\n"
+      "In a host's configuration, put mcptriage in `command` and `wrap`, the options, `--` and the server's own\n"
+      "command in `args` (docs/wrap.md).\n"
+      "\n"
+      "Standard input and output are the host's protocol channel: mcptriage writes nothing there. The server's\n"
+      "standard error passes through to ours.\n"
+      "\n"
+      "Exit status: the server's (its exit code, or 128 plus the signal that ended it); 2 usage error; 3 the server\n"
+      "or a file cannot be started or created.\n"
+      "Docs: docs/wrap.md.");
+  app.add_option("--out", opt.out, "Write the records to FILE as they come (JSON Lines; -f table for the table)")
+      ->type_name("FILE");
+  app.add_option("--tty", opt.tty, "Show the live table on this terminal, e.g. $(tty) of another window")
+      ->type_name("TERMINAL");
+  app.add_option("-f,--format", opt.format, "Format of --out: jsonl (default) or table")
+      ->check(CLI::IsMember({"table", "jsonl"}));
+  app.add_option("--record", opt.record,
+                 "Write the message stream to FILE.jsonl (timestamps, direction; mode 0600), readable back with "
+                 "`mcptriage FILE`")
+      ->type_name("FILE");
+  app.add_flag("--no-redact", opt.no_redact,
+               "Keep credentials in the recording and the records (tokens, API keys, passwords); redacted by default");
+  app.add_flag("--summary", opt.summary, "At the end, the session summary and the wrapper's on standard error");
+  app.add_option("--max-line", opt.max_line,
+                 "Longest line kept in a record, e.g. 64M (default 16M); a longer one is relayed whole, cut in the "
+                 "record and judged as no message")
+      ->transform(CLI::AsSizeValue(false));
+  app.add_option("--report-junit", opt.report_junit, "Write a JUnit XML report to FILE at the end")->type_name("FILE");
+  app.add_option("--report-tap", opt.report_tap, "Write a TAP version 13 report to FILE at the end")->type_name("FILE");
+  app.add_option("--report-html", opt.report_html, "Write the HTML session report to FILE at the end")->type_name("FILE");
+  app.add_option("--report-otlp", opt.report_otlp, "Write the OTLP/JSON trace report to FILE at the end")
+      ->type_name("FILE");
+  app.add_flag("--explain", opt.explain, "Table: under each row, what the reason means and what to do next");
+  app.add_flag("-v,--verbose", opt.verbose, "Table: under each row, the record's warnings");
+  auto usage = [](const std::string& why) {
+    std::cerr << "mcptriage wrap: error: " << escape_terminal(why) << "\nRun 'mcptriage wrap --help' for usage.\n";
+    return kUsage;
+  };
+  try {
+    app.parse(split, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return usage(e.what());
+  }
+  if (opt.command.empty()) return usage("no server to run: write mcptriage wrap [OPTIONS] -- COMMAND [ARGS...]");
+  for (const std::string* r : {&opt.report_junit, &opt.report_tap, &opt.report_html, &opt.report_otlp, &opt.out}) {
+    if (*r == "-") return usage("standard output is the host's protocol channel: write reports and records to a file");
+  }
+  if (!opt.out.empty() && !opt.tty.empty()) return usage("--out and --tty: give one");
+  if (opt.max_line == 0) return usage("--max-line must be more than 0");
+  if (!opt.record.empty() && proxy::Recording::kind_of(opt.record) != proxy::Recording::Kind::jsonl) {
+    return usage("--record " + opt.record + ": the file name must end in .jsonl (or .ndjson)");
+  }
+  set_redaction(!opt.no_redact);
+
+  std::unique_ptr<proxy::Recording> recording;
+  if (!opt.record.empty()) {
+    auto r = proxy::Recording::open(opt.record);
+    if (!r) {
+      std::cerr << "mcptriage wrap: error: " << escape_terminal(r.error()) << "\n";
+      return kCannotRun;
+    }
+    recording = std::move(*r);
+  }
+
+  // The signals the wrapper passes on are taken by one thread (sigwait), in every thread blocked:
+  // the mask is set before any thread starts, and the child starts with none (io::Process).
+  sigset_t forwarded;
+  sigemptyset(&forwarded);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&forwarded, sig);
+  pthread_sigmask(SIG_BLOCK, &forwarded, nullptr);
+
+  io::ProcessOptions po;
+  po.argv = opt.command;
+  po.pipe_stdin = po.pipe_stdout = po.pipe_stderr = true;
+  po.die_with_parent = true;
+  auto spawned = io::Process::spawn(po);
+  if (!spawned) {
+    std::cerr << "mcptriage wrap: error: " << escape_terminal(spawned.error()) << "\n";
+    if (recording) recording->close();
+    return kCannotRun;
+  }
+  io::Process child = std::move(*spawned);
+  const pid_t pid = child.pid();
+
+  std::atomic<bool> reaped{false};
+  std::atomic<int> got_signal{0};
+  std::atomic<bool> signals_done{false};
+  std::thread signal_thread([&] {
+    const timespec tick{0, 100'000'000};
+    while (!signals_done) {
+      const int sig = sigtimedwait(&forwarded, nullptr, &tick);
+      if (sig <= 0) continue;
+      if (got_signal == 0) got_signal = sig;
+      if (!reaped) ::kill(pid, sig);  // passed on; the child decides
+    }
+  });
+
+  // Records: the run core on the triage thread.
+  EventQueue queue(std::size_t{64} << 20);
+  io::OutputOptions oo;
+  const std::string records_to = !opt.tty.empty() ? opt.tty : opt.out;
+  oo.jsonl = opt.tty.empty() && opt.format != "table";
+  oo.records_file = records_to.empty() ? std::string("/dev/null") : records_to;
+  const char* no_color = std::getenv("NO_COLOR");
+  oo.table.color = !opt.tty.empty() && !(no_color && no_color[0] != '\0');
+  oo.table.explain = opt.explain;
+  oo.table.verbose = opt.verbose;
+  oo.report_junit = opt.report_junit;
+  oo.report_tap = opt.report_tap;
+  oo.report_html = opt.report_html;
+  oo.report_otlp = opt.report_otlp;
+  oo.now = static_cast<long long>(std::time(nullptr));
+  oo.reports_fail_alone = true;
+  oo.program = "mcptriage wrap";
+  const std::string input_name = opt.record.empty() ? std::string("wrap") : opt.record;
+  triage::TriageOptions topt;
+  topt.now = oo.now;
+  topt.wall_clock = true;
+  topt.pipeline.jobs = 1;
+  WrapSource source(queue, recording.get());
+  std::string triage_error;
+  std::string summary_line;
+  std::thread triage_thread([&] {
+    try {
+      io::RunOutputs outputs(oo);
+      io::StderrReport reporter;
+      const std::vector<io::Input> inputs{io::Input{input_name, ""}};
+      triage::Triage core(inputs, topt, outputs.sinks(), reporter);
+      core.run(source);
+      outputs.finish_records();
+      outputs.finish_reports();
+      summary_line = core.tally().summary(reporter.input_errors);
+    } catch (const OutputError& e) {
+      triage_error = e.what();
+      // The records stop; the events still coming are drained, so the relay never waits on them.
+      std::deque<Event> rest;
+      while (queue.wait(rest)) rest.clear();
+    }
+  });
+
+  StopPipe stop;
+  Tail tail(20, 400);
+  std::atomic<bool> server_out_done{false};
+  Pump to_server{STDIN_FILENO, child.stdin_fd(), Dir::c2s, &queue, stop.fds[0], opt.max_line};
+  Pump to_host{child.stdout_fd(), STDOUT_FILENO, Dir::s2c, &queue, stop.fds[0], opt.max_line};
+  std::thread in_thread([&] {
+    if (to_server.run()) {
+      // The host's end of input is the server's: how a host shuts a stdio server down.
+      Event e;
+      e.kind = Event::Kind::eof;
+      e.unix_ns = now_unix_ns();
+      queue.push(std::move(e));
+      child.close_stdin();
+    }
+  });
+  std::thread out_thread([&] {
+    to_host.run();
+    server_out_done = true;
+  });
+  std::thread err_thread([&] { pass_stderr(child.stderr_fd(), stop.fds[0], tail); });
+
+  const io::ExitStatus status = child.wait();
+  reaped = true;
+  // What the server wrote before it ended is still in the pipe: read to its end, unless a process
+  // it left behind holds the pipe open (then 2 s at most).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while (!server_out_done && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  stop.stop();
+  out_thread.join();
+  err_thread.join();
+  in_thread.join();
+  // The host's output ends with the server's: after its last byte.
+  ::close(STDOUT_FILENO);
+  Event exit;
+  exit.kind = Event::Kind::exit;
+  exit.unix_ns = now_unix_ns();
+  exit.status = status;
+  exit.stderr_tail = tail.lines();
+  queue.push(std::move(exit));
+  queue.close();
+  triage_thread.join();
+  signals_done = true;
+  signal_thread.join();
+  if (recording) {
+    recording->close();
+    if (!recording->error().empty()) {
+      std::cerr << "mcptriage wrap: error: --record " << escape_terminal(recording->path()) << ": "
+                << recording->error() << "\n";
+    }
+  }
+  if (!triage_error.empty()) std::cerr << "mcptriage wrap: error: " << escape_terminal(triage_error) << "\n";
+  if (opt.summary) {
+    const Counts& c = source.counts();
+    std::cerr << "mcptriage wrap: " << escape_terminal(redact(opt.command.front())) << " " << status.describe()
+              << "; host to server " << c.to_server << " line(s) (" << human_bytes(c.bytes_to_server)
+              << "), server to host " << c.to_host << " (" << human_bytes(c.bytes_to_host) << ")"
+              << (c.not_messages > 0 ? fmt::format(", {} no JSON-RPC message", c.not_messages) : std::string())
+              << (c.input_closed ? "; the host closed the server's input" : "")
+              << (got_signal != 0 ? fmt::format("; passed on signal {}", got_signal.load()) : std::string()) << "\n";
+    if (!summary_line.empty()) std::cerr << "mcptriage: " << summary_line << "\n";
+  }
+  if (status.signal != 0) return 128 + status.signal;
+  return status.code < 0 ? 1 : status.code;
+}
+
+}  // namespace mcptriage::wrap

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# `mcptriage wrap` end to end (issue 28; docs/wrap.md "Tests"): the TypeScript SDK client's
+# StdioClientTransport (clients/stdio_client.mjs) starts the wrapper, which runs a real stdio
+# server (@modelcontextprotocol/server-everything, or servers/tiny_server.cjs in a faulty mode);
+# what the client got, the records, the recording read back, exit statuses and signals.
+# Usage: run.sh MCPTRIAGE_BINARY [plain|sanitized]. Needs node, jq (the npm fixture of tests/proxy).
+BIN=$1
+PX_MODE=${2:-plain}
+# shellcheck source=../proxy/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../proxy/lib.sh"
+px_setup
+W=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CLIENT=$W/clients/stdio_client.mjs
+TINY=$W/servers/tiny_server.cjs
+
+# session NAME SCENARIO... -- SERVER...: the client through the wrapper; writes $WORK/NAME.{client,out,jsonl,err}.
+session() {
+  local name=$1 scenario=()
+  shift
+  while [[ $1 != -- ]]; do scenario+=("$1"); shift; done
+  shift
+  timeout 90 node "$CLIENT" "${scenario[@]}" --timeout 3000 -- "$BIN" wrap --record "$WORK/$name.jsonl" \
+    --out "$WORK/$name.out" --summary -- "$@" >"$WORK/$name.client" 2>"$WORK/$name.err"
+}
+# readback NAME: the recording read back gives the records the wrapper wrote (live members aside).
+readback() {
+  local name=$1
+  "$BIN" -f jsonl "$WORK/$name.jsonl" >"$WORK/$name.back" 2>/dev/null
+  if diff <(jq -c 'del(.timing)' "$WORK/$name.out") <(jq -c 'del(.timing)' "$WORK/$name.back") >/dev/null; then
+    ok "$name: mcptriage RECORDING gives the records the wrapper wrote"
+  else
+    not_ok "$name: recording read back differs" "$(diff <(jq -c '[.source,.outcome,.reason]' "$WORK/$name.out") <(jq -c '[.source,.outcome,.reason]' "$WORK/$name.back") | head -5 | tr '\n' ' ')"
+  fi
+}
+
+# 1. A clean session with the real server: the client gets what it gets without the wrapper.
+session everything session -- node "$PX_SE_JS" stdio
+timeout 90 node "$CLIENT" session --timeout 3000 -- node "$PX_SE_JS" stdio >"$WORK/direct.client" 2>/dev/null
+strip='select(.label != "progress-notifications") | [.label, .resolved, .isError, .code, .content]'
+if diff <(jq -c "$strip" "$WORK/direct.client") <(jq -c "$strip" "$WORK/everything.client") >/dev/null; then
+  ok "server-everything: the SDK client gets through the wrapper what it gets directly"
+else
+  not_ok "server-everything: the client saw a difference" "$(diff <(jq -c "$strip" "$WORK/direct.client") <(jq -c "$strip" "$WORK/everything.client") | head -4 | tr '\n' ' ')"
+fi
+check "server-everything: initialize, tools/list, ping RPC_SUCCESS; echo and the long call TOOL_SUCCESS; the two bad calls TOOL_ERROR" \
+  '([.[] | select(.kind == "exchange") | .outcome] | (map(select(. == "RPC_SUCCESS")) | length) == 3 and (map(select(. == "TOOL_SUCCESS")) | length) == 2 and (map(select(. == "TOOL_ERROR")) | length) == 2 and length == 7)' "$WORK/everything.out"
+check "server-everything: progress notifications are skipped server messages, not failures" \
+  '[.[] | select(.kind == "skipped" and .reason == "server_message")] | length >= 1' "$WORK/everything.out"
+check "server-everything: the recording is one stdio line per relayed line, ending with the exit" \
+  'all(.[]; .transport == "stdio") and (last | .exit.code == 0) and ([.[] | select(.eof)] | length == 1)' "$WORK/everything.jsonl"
+readback everything
+grep -q "mcptriage wrap: node exit 0" "$WORK/everything.err" && ok "server-everything: --summary names the exit" \
+  || not_ok "--summary" "$(one_line "$WORK/everything.err")"
+grep -q "Starting default (STDIO) server" "$WORK/everything.err" && ok "the server's standard error passes through" \
+  || not_ok "stderr passthrough" "$(one_line "$WORK/everything.err")"
+
+# 2. A crash mid-call: the client's catch-all, and the call that broke with the server's last words.
+session crash call echo '{"message":"hi"}' -- node "$TINY" crash
+check "crash: the client got MCP error -32000 Connection closed, and the wrapper's exit code 3" \
+  '(map(select(.label == "echo"))[0] | .code == -32000) and (map(select(.label == "transport-close"))[0] | .exit_code == 3)' "$WORK/crash.client"
+check "crash: the tools/call is STREAM_INCOMPLETE server_exited, exit code and stderr lines in the detail" \
+  'map(select(.method == "tools/call"))[0] | .outcome == "STREAM_INCOMPLETE" and .reason == "server_exited" and (.detail | contains("exited with code 3") and contains("fatal: out of widgets"))' "$WORK/crash.out"
+readback crash
+
+# 3. A log line on stdout before each answer.
+session pollute call echo '{"message":"hi"}' -- node "$TINY" pollute
+check "pollute: the SDK client reported the parse error and still got its result" \
+  '(map(select(.label == "transport-error"))[0].message | contains("is not valid JSON")) and (map(select(.label == "echo"))[0].resolved)' "$WORK/pollute.client"
+check "pollute: the stray line is MALFORMED_JSON stdout_not_jsonrpc, the call TOOL_SUCCESS" \
+  '(map(select(.reason == "stdout_not_jsonrpc"))[0].detail | contains("[info] handling tools/call")) and (map(select(.method == "tools/call"))[0].outcome == "TOOL_SUCCESS")' "$WORK/pollute.out"
+readback pollute
+
+# 4. A response pretty-printed over lines: one record per line, the call never answered.
+session pretty session -- node "$TINY" pretty
+check "pretty: every line of the split response is stdout_not_jsonrpc; tools/list ends shutdown_in_flight" \
+  '([.[] | select(.reason == "stdout_not_jsonrpc")] | length) > 10 and (map(select(.method == "tools/list"))[0].reason == "shutdown_in_flight")' "$WORK/pretty.out"
+
+# 5. A server that never answers initialize: the client times out and closes the server's input.
+session noinit init-only -- node "$TINY" noinit
+check "noinit: the client's connect timed out (-32001)" 'map(select(.label == "connect"))[0].code == -32001' "$WORK/noinit.client"
+check "noinit: initialize is STREAM_INCOMPLETE shutdown_in_flight" \
+  'map(select(.method == "initialize"))[0] | .outcome == "STREAM_INCOMPLETE" and .reason == "shutdown_in_flight"' "$WORK/noinit.out"
+
+# 6. Lifetime: the exit status, signals passed on, no orphan when the wrapper is killed.
+mkfifo "$WORK/in"
+exec 7<>"$WORK/in"  # a host input that stays open
+"$BIN" wrap -- sh -c 'trap "exit 7" TERM; echo ready >&2; while :; do sleep 0.05; done' <"$WORK/in" >/dev/null 2>"$WORK/sig.err" &
+wpid=$!
+PX_PIDS+=("$wpid")
+px_wait_for "$WORK/sig.err" ready || not_ok "the trapping server started" "$(one_line "$WORK/sig.err")"
+kill -TERM "$wpid"
+wait "$wpid"
+rc=$?
+[[ $rc == 7 ]] && ok "SIGTERM is passed to the server; the wrapper exits with its status (7)" || not_ok "SIGTERM passing" "exit $rc"
+"$BIN" wrap -- sleep 60 <"$WORK/in" >/dev/null 2>/dev/null &
+wpid=$!
+PX_PIDS+=("$wpid")
+for _ in $(seq 50); do child=$(pgrep -P "$wpid" || true); [[ -n $child ]] && break; sleep 0.1; done
+kill -INT "$wpid"
+wait "$wpid"
+rc=$?
+[[ $rc == 130 ]] && ok "SIGINT ends sleep, the wrapper exits 128+2" || not_ok "SIGINT" "exit $rc"
+"$BIN" wrap -- sleep 60 <"$WORK/in" >/dev/null 2>/dev/null &
+wpid=$!
+PX_PIDS+=("$wpid")
+child=
+for _ in $(seq 50); do child=$(pgrep -P "$wpid" || true); [[ -n $child ]] && break; sleep 0.1; done
+kill -KILL "$wpid"
+wait "$wpid" 2>/dev/null
+gone=no
+for _ in $(seq 50); do kill -0 "$child" 2>/dev/null || { gone=yes; break; }; sleep 0.1; done
+[[ -n $child && $gone == yes ]] && ok "the wrapper killed by SIGKILL: its server got SIGTERM (no orphan)" \
+  || { not_ok "orphan" "server pid ${child:-none} still there"; kill -KILL "$child" 2>/dev/null; }
+exec 7>&-
+echo '{"jsonrpc":"2.0","id":1,"method":"ping"}' | "$BIN" wrap -- sh -c 'read l; echo "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"; exit 5' >"$WORK/relay.out" 2>/dev/null
+rc=$?
+[[ $rc == 5 ]] && ok "the wrapper exits with the server's exit code (5)" || not_ok "exit code" "exit $rc"
+[[ $(cat "$WORK/relay.out") == '{"jsonrpc":"2.0","id":1,"result":{}}' ]] && ok "the server's output reaches the host byte for byte" \
+  || not_ok "relay" "$(one_line "$WORK/relay.out")"
+"$BIN" wrap -- /nonexistent/server </dev/null >/dev/null 2>"$WORK/missing.err"
+rc=$?
+[[ $rc == 3 ]] && grep -q "cannot start /nonexistent/server: No such file or directory" "$WORK/missing.err" \
+  && ok "a server that cannot start: exit 3 with the reason" || not_ok "cannot start" "exit $rc: $(one_line "$WORK/missing.err")"
+"$BIN" wrap </dev/null >/dev/null 2>"$WORK/usage.err"
+rc=$?
+[[ $rc == 2 ]] && ok "no command: usage error (2)" || not_ok "usage" "exit $rc"
+"$BIN" wrap --out - -- true </dev/null >/dev/null 2>/dev/null
+[[ $? == 2 ]] && ok "--out - is refused: standard output is the host's" || not_ok "--out -" "accepted"
+px_summary
