@@ -236,9 +236,9 @@ Item JsonLinesReader::read_stdio_item(View root, std::size_t line_no) {
     it.message = json_text(*message);
     it.info = inspect_message(*message);
     if (it.info.kind == MessageKind::not_jsonrpc) {
-      it.stdio = Item::Stdio::text;  // written by hand: a message member that is no message
+      it.stdio = Item::Stdio::text;  // a message member that is no message (an array of numbers)
       it.stdio_text = *it.message;
-      it.side = Side::server;
+      it.side = dir.value_or(Side::server);
       return it;
     }
     it.side = dir.value_or(it.info.kind == MessageKind::response || server_method(it.info.method) ? Side::server
@@ -255,6 +255,10 @@ Item JsonLinesReader::read_stdio_item(View root, std::size_t line_no) {
     it.stdio = Item::Stdio::text;
     it.stdio_text = std::string(*text);
     it.side = dir.value_or(Side::server);
+    it.stdio_cut = root.get("cut").has_value() && root.get("cut")->boolean().value_or(false);
+    if (auto size = root.get("bytes"); size && size->int64() && *size->int64() >= 0) {
+      it.stdio_size = static_cast<std::size_t>(*size->int64());
+    }
     return it;
   }
   if (root.get("eof")) {
@@ -273,10 +277,21 @@ Item JsonLinesReader::read_stdio_item(View root, std::size_t line_no) {
     } else {
       what = "ended";
     }
-    if (auto tail = root.get("stderr"); tail && tail->is_array() && tail->size() > 0) {
-      what += "; the last lines of its standard error:";
+    // The wrapper writes at most 20 lines of 400 bytes: a recording written otherwise is held to that.
+    std::vector<std::string_view> lines;
+    if (auto tail = root.get("stderr"); tail && tail->is_array()) {
       for (View l : tail->items()) {
-        if (auto s = l.string()) what += " \"" + std::string(*s) + "\"";
+        if (auto s = l.string()) lines.push_back(*s);
+      }
+    }
+    constexpr std::size_t kLines = 20, kBytes = 400;
+    if (lines.size() > kLines) lines.erase(lines.begin(), lines.end() - kLines);
+    if (!lines.empty()) {
+      what += "; the last lines of its standard error:";
+      for (std::string_view l : lines) {
+        std::size_t cut = std::min(l.size(), kBytes);
+        while (cut > 0 && cut < l.size() && (static_cast<unsigned char>(l[cut]) & 0xC0) == 0x80) --cut;
+        what += " \"" + std::string(l.substr(0, cut)) + (cut < l.size() ? "...\"" : "\"");
       }
     } else {
       what += "; it wrote nothing on standard error";
@@ -306,14 +321,21 @@ void JsonLinesReader::handle_stdio(Item it) {
              (static_cast<unsigned char>(it.stdio_text[shown.size()]) & 0xC0) == 0x80) {
         shown.pop_back();  // whole UTF-8 sequences only
       }
-      const bool json = parser_for_bodies_.parse(json::padded_copy(it.stdio_text), true).has_value();
+      const bool json = !it.stdio_cut && parser_for_bodies_.parse(json::padded_copy(it.stdio_text), true).has_value();
+      const std::size_t size = it.stdio_size.value_or(it.stdio_text.size());
       const bool host = it.side == Side::client;  // the client MUST NOT write one to the server either
       p.stdio_detail = std::string(host ? "the host wrote a line of " : "the server wrote a line of ") +
-                       std::to_string(it.stdio_text.size()) +
+                       std::to_string(size) +
                        (host ? " bytes on the server's standard input that is " : " bytes on its standard output that is ") +
-                       (json ? "JSON but no JSON-RPC message" : "no JSON-RPC message (not JSON)") + ": \"" + shown +
+                       (it.stdio_cut ? "longer than --max-line (kept in part, not judged as a message; a response in it "
+                                       "is not paired)"
+                        : json       ? "JSON but no JSON-RPC message"
+                                     : "no JSON-RPC message (not JSON)") +
+                       ": \"" + shown +
                        (shown.size() < it.stdio_text.size() ? "...\"" : "\"") +
-                       (host ? "; the server may fail on it" : "; a strict host fails on it, the TypeScript SDK drops it with a parse error");
+                       (host            ? "; the server may fail on it"
+                        : it.stdio_cut ? "; raise --max-line to judge it"
+                                       : "; a strict host fails on it, the TypeScript SDK drops it with a parse error");
       p.body = std::move(it.stdio_text);
       add(std::move(p));
       return;

@@ -201,6 +201,8 @@ struct Item {
   enum class Stdio { none, message, text, input_end, exit };
   Stdio stdio = Stdio::none;
   std::string stdio_text;  ///< Stdio::text: the line; Stdio::exit: what the exit was (for the detail)
+  bool stdio_cut = false;                 ///< Stdio::text: `cut`, kept in part (--max-line)
+  std::optional<std::size_t> stdio_size;  ///< Stdio::text: `bytes`, the line's whole length
 };
 
 /// One exchange being assembled.

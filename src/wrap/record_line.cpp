@@ -41,8 +41,8 @@ std::string iso_time_us(std::int64_t unix_ns) {
   return fmt::format("{}.{:06d}Z", buf, micros);
 }
 
-std::string stdio_message_line(Dir dir, std::int64_t unix_ns, std::string_view bytes, bool cut, json::Parser& parser,
-                               bool& message) {
+std::string stdio_message_line(Dir dir, std::int64_t unix_ns, std::string_view bytes, bool cut, std::size_t size,
+                               json::Parser& parser, bool& message) {
   std::string out;
   out.reserve(bytes.size() + 96);
   head(out, dir_name(dir), unix_ns);
@@ -62,6 +62,7 @@ std::string stdio_message_line(Dir dir, std::int64_t unix_ns, std::string_view b
     out += json_escape(redact(bytes));
     out += '"';
     if (cut) out += ",\"cut\":true";
+    out += ",\"bytes\":" + std::to_string(size);
   }
   out += '}';
   return out;

@@ -24,9 +24,10 @@ enum class Dir { c2s, s2c };
 /// (redact_body); else `line`, the text as a JSON string (credentials redacted, bytes that are not
 /// UTF-8 as U+FFFD). `cut`: the line was longer than the record's bound, and only its first bytes
 /// are in `bytes` (`"cut": true`; judged as a line that is no message). `parser`: reused.
-/// `message` says which it was.
-std::string stdio_message_line(Dir dir, std::int64_t unix_ns, std::string_view bytes, bool cut, json::Parser& parser,
-                               bool& message);
+/// `size`: the line's whole length, written as `bytes` beside a `line` (its text may be cut, and
+/// bytes that are not UTF-8 are longer once replaced). `message` says which it was.
+std::string stdio_message_line(Dir dir, std::int64_t unix_ns, std::string_view bytes, bool cut, std::size_t size,
+                               json::Parser& parser, bool& message);
 
 /// `{"transport":"stdio","dir":"c2s","t":...,"eof":true}`: the host closed the server's input.
 std::string stdio_eof_line(std::int64_t unix_ns);

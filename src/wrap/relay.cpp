@@ -89,6 +89,7 @@ bool Pump::run() {
     e.dir = dir;
     e.unix_ns = now_unix_ns();
     e.cut = seen > max_line;
+    e.size = e.cut ? seen : line.size();
     e.bytes = std::move(line);
     line.clear();
     seen = 0;

@@ -24,6 +24,7 @@ struct Event {
   std::int64_t unix_ns = 0;  ///< when it was relayed (the system clock)
   std::string bytes;         ///< a line: its bytes, without its newline (at most the record bound)
   bool cut = false;          ///< a line longer than the record bound: `bytes` is its start
+  std::size_t size = 0;      ///< the line's whole length as relayed (its newline and a last CR aside)
   io::ExitStatus status;     ///< exit: how the server ended
   std::vector<std::string> stderr_tail;  ///< exit: its last standard error lines
 };

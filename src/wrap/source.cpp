@@ -36,14 +36,14 @@ void WrapSource::produce(io::Feed& feed) {
       switch (e.kind) {
         case Event::Kind::line: {
           bool message = false;
-          line = stdio_message_line(e.dir, e.unix_ns, e.bytes, e.cut, parser_, message);
+          line = stdio_message_line(e.dir, e.unix_ns, e.bytes, e.cut, e.size, parser_, message);
           if (!message) ++counts_.not_messages;
           if (e.dir == Dir::c2s) {
             ++counts_.to_server;
-            counts_.bytes_to_server += e.bytes.size();
+            counts_.bytes_to_server += e.size;
           } else {
             ++counts_.to_host;
-            counts_.bytes_to_host += e.bytes.size();
+            counts_.bytes_to_host += e.size;
           }
           break;
         }

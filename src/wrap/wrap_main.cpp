@@ -145,7 +145,9 @@ int wrap_main(int argc, char** argv) {
     if (*r == "-") return usage("standard output is the host's protocol channel: write reports and records to a file");
   }
   if (!opt.out.empty() && !opt.tty.empty()) return usage("--out and --tty: give one");
-  if (opt.max_line == 0) return usage("--max-line must be more than 0");
+  if (opt.max_line == 0 || opt.max_line > (std::size_t{1} << 40)) {
+    return usage("--max-line must be more than 0 and at most 1T");
+  }
   if (!opt.record.empty() && proxy::Recording::kind_of(opt.record) != proxy::Recording::Kind::jsonl) {
     return usage("--record " + opt.record + ": the file name must end in .jsonl (or .ndjson)");
   }

@@ -662,24 +662,24 @@ TEST(WrapRecordLine, MessagesLinesEofAndExit) {
   bool message = false;
   const std::int64_t t = 1796083200LL * 1'000'000'000 + 123'456'789;
   EXPECT_EQ(wrap::iso_time_us(t), "2026-12-01T00:00:00.123456Z");
-  EXPECT_EQ(wrap::stdio_message_line(wrap::Dir::c2s, t, R"({"jsonrpc":"2.0","id":1,"method":"ping"})", false, parser, message),
+  EXPECT_EQ(wrap::stdio_message_line(wrap::Dir::c2s, t, R"({"jsonrpc":"2.0","id":1,"method":"ping"})", false, 40, parser, message),
             R"({"transport":"stdio","dir":"c2s","t":"2026-12-01T00:00:00.123456Z","message":{"jsonrpc":"2.0","id":1,"method":"ping"}})");
   EXPECT_TRUE(message);
   // A log line, and JSON that is no JSON-RPC message: `line`, a JSON string.
-  EXPECT_EQ(wrap::stdio_message_line(wrap::Dir::s2c, t, "[info] \"up\"", false, parser, message),
-            R"({"transport":"stdio","dir":"s2c","t":"2026-12-01T00:00:00.123456Z","line":"[info] \"up\""})");
+  EXPECT_EQ(wrap::stdio_message_line(wrap::Dir::s2c, t, "[info] \"up\"", false, 11, parser, message),
+            R"({"transport":"stdio","dir":"s2c","t":"2026-12-01T00:00:00.123456Z","line":"[info] \"up\"","bytes":11})");
   EXPECT_FALSE(message);
-  EXPECT_NE(wrap::stdio_message_line(wrap::Dir::s2c, t, R"({"level":"info"})", false, parser, message).find(R"("line":"{\"level)"),
+  EXPECT_NE(wrap::stdio_message_line(wrap::Dir::s2c, t, R"({"level":"info"})", false, 16, parser, message).find(R"("line":"{\"level)"),
             std::string::npos);
   EXPECT_FALSE(message);
   // Cut at the bound: never a message, said.
-  EXPECT_NE(wrap::stdio_message_line(wrap::Dir::s2c, t, R"({"jsonrpc":"2.0","id":1,"res)", true, parser, message).find(R"("cut":true)"),
+  EXPECT_NE(wrap::stdio_message_line(wrap::Dir::s2c, t, R"({"jsonrpc":"2.0","id":1,"res)", true, 5000, parser, message).find(R"("cut":true,"bytes":5000)"),
             std::string::npos);
   EXPECT_FALSE(message);
   // Credentials redacted, and still JSON.
   const std::string secret = wrap::stdio_message_line(
       wrap::Dir::c2s, t, R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"arguments":{"password":"hunter2"}}})", false,
-      parser, message);
+      90, parser, message);
   EXPECT_EQ(secret.find("hunter2"), std::string::npos) << secret;
   EXPECT_TRUE(parser.parse(json::padded_copy(secret), true).has_value());
   EXPECT_EQ(wrap::stdio_eof_line(t), R"({"transport":"stdio","dir":"c2s","t":"2026-12-01T00:00:00.123456Z","eof":true})");
