@@ -139,15 +139,12 @@ std::expected<Process, std::string> Process::spawn(const ProcessOptions& options
       (options.pipe_stderr && !make_pipe(err))) {
     return fail("cannot make a pipe for " + options.argv.front(), errno);
   }
-  if (options.die_with_parent) {
-    auto path = program_path(options.argv.front());
-    if (!path) return fail("cannot start " + options.argv.front(), errno);
-    std::vector<char*> args;
-    for (const std::string& a : options.argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    int error = 0;
-    const pid_t pid = fork_exec(*path, args, in, out, err, options, error);
-    if (pid < 0) return fail("cannot start " + options.argv.front(), error);
+  std::vector<char*> argv;
+  argv.reserve(options.argv.size() + 1);
+  for (const std::string& a : options.argv) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  // The child is running: its ends of the pipes are ours no more.
+  auto started = [&](pid_t pid) {
     Process p;
     p.pid_ = pid;
     close_fd(in[0]);
@@ -157,6 +154,14 @@ std::expected<Process, std::string> Process::spawn(const ProcessOptions& options
     p.out_ = out[0];
     p.err_ = err[0];
     return p;
+  };
+  if (options.die_with_parent) {
+    auto path = program_path(options.argv.front());
+    if (!path) return fail("cannot start " + options.argv.front(), errno);
+    int error = 0;
+    const pid_t pid = fork_exec(*path, argv, in, out, err, options, error);
+    if (pid < 0) return fail("cannot start " + options.argv.front(), error);
+    return started(pid);
   }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -175,26 +180,12 @@ std::expected<Process, std::string> Process::spawn(const ProcessOptions& options
   posix_spawnattr_setsigmask(&attr, &none);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
 
-  std::vector<char*> argv;
-  argv.reserve(options.argv.size() + 1);
-  for (const std::string& a : options.argv) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
   pid_t pid = -1;
   const int rc = ::posix_spawnp(&pid, argv[0], &actions, &attr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   if (rc != 0) return fail("cannot start " + options.argv.front(), rc);
-
-  Process p;
-  p.pid_ = pid;
-  // The child's ends are ours no more.
-  close_fd(in[0]);
-  close_fd(out[1]);
-  close_fd(err[1]);
-  p.in_ = in[1];
-  p.out_ = out[0];
-  p.err_ = err[0];
-  return p;
+  return started(pid);
 }
 
 Process::Process(Process&& other) noexcept

@@ -15,22 +15,20 @@ done
 for o in $man_opts; do
   check "--help lists $o (named in the man page)" grep -qx -- "$o" <<<"$help_opts"
 done
-proxy_help=$("$bin" proxy --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
-proxy_man=$(awk '/^\.SH PROXY/ {on = 1; next} /^\.SH / {on = 0} on' <<<"$page" | grep -E '^\.(TP|B|BR|BI)|^\.B' | grep -oE -- '--[a-z][a-z-]+' | sort -u)
-for o in $proxy_help; do
-  check "man page PROXY section documents proxy $o" grep -qx -- "$o" <<<"$proxy_man"
-done
-for o in $proxy_man; do
-  check "proxy --help lists $o (named in the PROXY section)" grep -qx -- "$o" <<<"$proxy_help"
-done
-wrap_help=$("$bin" wrap --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
-wrap_man=$(awk '/^\.SH WRAP/ {on = 1; next} /^\.SH / {on = 0} on' <<<"$page" | grep -E '^\.(TP|B|BR|BI)|^\.B' | grep -oE -- '--[a-z][a-z-]+' | sort -u)
-for o in $wrap_help; do
-  check "man page WRAP section documents wrap $o" grep -qx -- "$o" <<<"$wrap_man"
-done
-for o in $wrap_man; do
-  check "wrap --help lists $o (named in the WRAP section)" grep -qx -- "$o" <<<"$wrap_help"
-done
+# section_sync NAME SECTION: the man page's SECTION documents `mcptriage NAME --help`'s options, and no other.
+section_sync() {
+  local name=$1 section=$2 sub_help sub_man o
+  sub_help=$("$bin" "$name" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+  sub_man=$(awk -v s="^\\.SH $section" '$0 ~ s {on = 1; next} /^\.SH / {on = 0} on' <<<"$page" | grep -E '^\.(TP|B|BR|BI)|^\.B' | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+  for o in $sub_help; do
+    check "man page $section section documents $name $o" grep -qx -- "$o" <<<"$sub_man"
+  done
+  for o in $sub_man; do
+    check "$name --help lists $o (named in the $section section)" grep -qx -- "$o" <<<"$sub_help"
+  done
+}
+section_sync proxy PROXY
+section_sync wrap WRAP
 # Subcommands: the triage --help lists the table of src/cli/main.cpp; each row's own --help works,
 # and the man page names each (a row added without docs fails here).
 subcommands=$("$bin" --help | sed -n '/^Subcommands/,/^$/p' | sed -nE 's/^  ([a-z][a-z-]*)  .*/\1/p')
