@@ -77,21 +77,41 @@ std::string_view to_string(Action a) {
     case Action::delay: return "delay";
     case Action::session_expired: return "session-expired";
     case Action::unauthorized: return "unauthorized";
+    case Action::drop: return "drop";
+    case Action::garbage_line: return "garbage-line";
+    case Action::exit: return "exit";
+    case Action::slow_start: return "slow-start";
   }
   return "?";
 }
 
-std::expected<Rule, std::string> parse_rule(std::string_view text) {
+std::expected<Rule, std::string> parse_rule(std::string_view text, Transport transport) {
   Rule r;
   r.text = std::string(text);
+  const bool stdio = transport == Transport::stdio;
   auto bad = [&](std::string why) -> std::expected<Rule, std::string> {
     return std::unexpected("--inject '" + std::string(text) + "': " + why);
   };
+  constexpr std::string_view kStdioActions =
+      "jsonrpc-error=CODE, tool-error, input-required, delay=DURATION, drop, garbage-line, exit=CODE, "
+      "slow-start=DURATION";
   const std::size_t at = text.find('@');
   const std::string_view action = text.substr(0, at);
   const std::vector<std::string_view> parts = split(action, ',');
   auto [name, value] = key_value(parts[0]);
   auto no_options = [&]() { return parts.size() == 1; };
+  const bool http_only = name == "status" || name == "cut-after-events" || name == "session-expired" ||
+                         name == "unauthorized";
+  const bool stdio_only = name == "drop" || name == "garbage-line" || name == "exit" || name == "slow-start";
+  if (stdio && http_only) {
+    return bad(std::string(name) + " is a fault of HTTP (mcptriage proxy), which a stdio server has no way to "
+               "send; on stdio the actions are " + std::string(kStdioActions));
+  }
+  if (!stdio && stdio_only) {
+    return bad(std::string(name) + " is a fault of a stdio server (mcptriage wrap); over HTTP the actions are "
+               "status=CODE, jsonrpc-error=CODE, tool-error, input-required, cut-after-events=N, delay=DURATION, "
+               "session-expired, unauthorized");
+  }
   if (name == "status") {
     r.action = Action::status;
     auto code = parse_int(value);
@@ -133,6 +153,26 @@ std::expected<Rule, std::string> parse_rule(std::string_view text) {
                : name == "input-required" ? Action::input_required
                : name == "session-expired" ? Action::session_expired
                                            : Action::unauthorized;
+  } else if (name == "drop" || name == "garbage-line") {
+    if (has_value(parts[0]) || !no_options()) return bad(std::string(name) + " takes no value");
+    r.action = name == "drop" ? Action::drop : Action::garbage_line;
+  } else if (name == "exit") {
+    r.action = Action::exit;
+    auto code = parse_int(value);
+    if (!code || *code < 0 || *code > 255) return bad("exit=CODE needs an exit code from 0 to 255");
+    r.exit_code = static_cast<int>(*code);
+    if (!no_options()) return bad("exit takes no options");
+  } else if (name == "slow-start") {
+    r.action = Action::slow_start;
+    auto d = io::parse_duration(value);
+    if (!d) return bad("'" + std::string(value) + "' is not a duration: " + std::string(io::duration_grammar()));
+    r.delay = *d;
+    if (!no_options()) return bad("slow-start takes no options");
+    if (at != std::string_view::npos) {
+      return bad("slow-start takes no @WHEN: it holds every line of the host from the server's start");
+    }
+  } else if (stdio) {
+    return bad("unknown action '" + std::string(name) + "' (" + std::string(kStdioActions) + ")");
   } else {
     return bad("unknown action '" + std::string(name) +
                "' (status=CODE, jsonrpc-error=CODE, tool-error, input-required, cut-after-events=N, delay=DURATION, "
@@ -142,15 +182,27 @@ std::expected<Rule, std::string> parse_rule(std::string_view text) {
   const std::string_view when = text.substr(at + 1);
   if (when.find('@') != std::string_view::npos) return bad("one @WHEN per rule (write a second --inject for another)");
   auto [wk, wv] = key_value(when);
-  if (wk != "post" && wk != "method" && wk != "tool") {
-    return bad("WHEN is post=N[,M...], method=NAME or tool=NAME, not '" + std::string(wk) + "'");
+  const std::string_view count_key = stdio ? "call" : "post";
+  if (stdio && wk == "post") {
+    return bad("post=N counts HTTP POSTs; on stdio WHEN is call=N[,M...] (the host's Nth request), method=NAME or "
+               "tool=NAME");
   }
-  if (wv.empty()) return bad(std::string(wk) + "= needs a value (WHEN is post=N[,M...], method=NAME or tool=NAME)");
-  if (wk == "post") {
-    r.when = When::post;
+  if (wk != count_key && wk != "method" && wk != "tool") {
+    return bad("WHEN is " + std::string(count_key) + "=N[,M...], method=NAME or tool=NAME, not '" + std::string(wk) +
+               "'");
+  }
+  if (wv.empty()) {
+    return bad(std::string(wk) + "= needs a value (WHEN is " + std::string(count_key) +
+               "=N[,M...], method=NAME or tool=NAME)");
+  }
+  if (wk == count_key) {
+    r.when = stdio ? When::call : When::post;
     for (std::string_view n : split(wv, ',')) {
       auto v = parse_int(n);
-      if (!v || *v < 1) return bad("post=N counts POSTs from 1 (post=N[,M...], whole numbers only)");
+      if (!v || *v < 1) {
+        return bad(stdio ? "call=N counts the host's requests from 1 (call=N[,M...], whole numbers only)"
+                         : "post=N counts POSTs from 1 (post=N[,M...], whole numbers only)");
+      }
       r.posts.push_back(static_cast<std::size_t>(*v));
     }
     return r;
@@ -180,7 +232,9 @@ std::expected<Rule, std::string> parse_rule(std::string_view text) {
     const std::string& m = r.name;
     const bool notification = m.starts_with("notifications/");
     const bool needs_request = r.action == Action::jsonrpc_error || r.action == Action::tool_error ||
-                               r.action == Action::input_required || r.action == Action::cut_after_events;
+                               r.action == Action::input_required || r.action == Action::cut_after_events ||
+                               r.action == Action::drop || r.action == Action::garbage_line ||
+                               r.action == Action::exit;
     if (needs_request && notification) {
       return bad(std::string(to_string(r.action)) + " applies to requests, and " + m +
                  " is a notification (it has no id and gets no response)");
@@ -216,6 +270,10 @@ bool applies(const Rule& r, const RequestFacts& f) {
     case Action::status:
     case Action::delay:
     case Action::unauthorized: return post;
+    case Action::drop:
+    case Action::garbage_line:
+    case Action::exit: return request;
+    case Action::slow_start: return false;  // applied at the start, to every line (wrap)
   }
   return false;
 }
@@ -227,6 +285,8 @@ bool when_matches(const Rule& r, const RequestFacts& f) {
       return f.post_number > 0 && std::find(r.posts.begin(), r.posts.end(), f.post_number) != r.posts.end();
     case When::method: return f.message.method == r.name;
     case When::tool: return f.message.method == "tools/call" && f.message.tool_name == r.name;
+    case When::call:
+      return f.call_number > 0 && std::find(r.posts.begin(), r.posts.end(), f.call_number) != r.posts.end();
   }
   return false;
 }
@@ -241,7 +301,7 @@ const Rule* match_rule(const std::vector<Rule>& rules, const RequestFacts& facts
 }
 
 Injected build_injected(const Rule& rule, const RequestFacts& facts, std::string_view origin,
-                        std::vector<std::string>& notes) {
+                        std::vector<std::string>& notes, std::string_view maker) {
   Injected out;
   const std::string id = facts.message.id_json.empty() ? "null" : facts.message.id_json;
   auto json_reply = [&](int status, std::string body) {
@@ -295,7 +355,7 @@ Injected build_injected(const Rule& rule, const RequestFacts& facts, std::string
     }
     case Action::tool_error:
       json_reply(200, result("\"content\":[{\"type\":\"text\",\"text\":" +
-                             json_string("Injected tool error (mcptriage proxy rule " + rule.text + ")") +
+                             json_string("Injected tool error (" + std::string(maker) + " rule " + rule.text + ")") +
                              "}],\"isError\":true"));
       break;
     case Action::input_required:
@@ -305,8 +365,9 @@ Injected build_injected(const Rule& rule, const RequestFacts& facts, std::string
                         ": injected as asked");
       }
       json_reply(200, result("\"resultType\":\"input_required\",\"inputRequests\":{\"confirm\":{\"method\":"
-                             "\"elicitation/create\",\"params\":{\"mode\":\"form\",\"message\":"
-                             "\"Confirm to continue (injected by mcptriage proxy)\",\"requestedSchema\":{\"type\":"
+                             "\"elicitation/create\",\"params\":{\"mode\":\"form\",\"message\":" +
+                             json_string("Confirm to continue (injected by " + std::string(maker) + ")") +
+                             ",\"requestedSchema\":{\"type\":"
                              "\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\"}},\"required\":[\"ok\"]}}}},"
                              "\"requestState\":\"mcptriage-injected\""));
       break;
@@ -332,6 +393,10 @@ Injected build_injected(const Rule& rule, const RequestFacts& facts, std::string
     }
     case Action::cut_after_events:
     case Action::delay:
+    case Action::drop:
+    case Action::garbage_line:
+    case Action::exit:
+    case Action::slow_start:
       break;
   }
   return out;

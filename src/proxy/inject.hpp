@@ -1,6 +1,8 @@
-// Fault injection (`--inject ACTION[@WHEN]`, docs/proxy.md "Fault injection"): the rule grammar,
-// which request a rule applies to, and the responses a rule makes, built to the spec of the
-// session's negotiated MCP version. Pure: no sockets, no clock.
+// Fault injection (`--inject ACTION[@WHEN]`, docs/proxy.md "Fault injection", docs/wrap.md "Fault
+// injection"): the rule grammar, which request a rule applies to, and the responses a rule makes,
+// built to the spec of the session's negotiated MCP version. One grammar for `mcptriage proxy`
+// (HTTP) and `mcptriage wrap` (stdio): parse_rule takes the transport and refuses what the other
+// one alone has. Pure: no sockets, no clock.
 #pragma once
 
 #include <chrono>
@@ -27,6 +29,11 @@ enum class Action {
   delay,             ///< `delay=DURATION`: hold the request that long before forwarding it
   session_expired,   ///< `session-expired`: 404 for a request that carries `Mcp-Session-Id`
   unauthorized,      ///< `unauthorized`: 401 with `WWW-Authenticate`
+  // stdio only (mcptriage wrap):
+  drop,              ///< `drop`: the request is not passed to the server and never answered
+  garbage_line,      ///< `garbage-line`: a line that is no JSON-RPC message goes to the host first
+  exit,              ///< `exit=CODE`: the server is killed on this request; the wrapper exits with CODE
+  slow_start,        ///< `slow-start=DURATION`: nothing reaches the server until DURATION after its start
 };
 std::string_view to_string(Action a);
 
@@ -36,7 +43,12 @@ enum class When {
   post,    ///< `post=N[,M...]`: the Nth POST of the client's session (every POST counts)
   method,  ///< `method=NAME`: requests with that JSON-RPC method
   tool,    ///< `tool=NAME`: tools/call requests of that tool
+  call,    ///< `call=N[,M...]` (stdio): the host's Nth JSON-RPC request (initialize is 1)
 };
+
+/// Where rules are applied: by `mcptriage proxy` to HTTP requests, or by `mcptriage wrap` to the
+/// lines a host writes to a stdio server. Each refuses the other's actions and counts.
+enum class Transport { http, stdio };
 
 struct Rule {
   std::string text;  ///< the rule as given, quoted in records (`proxy.injected`)
@@ -47,14 +59,17 @@ struct Rule {
   std::string body;                         ///< status: the file's bytes (load_rule_bodies)
   std::int64_t code = 0;                    ///< jsonrpc-error
   std::size_t events = 0;                   ///< cut-after-events
-  std::chrono::milliseconds delay{0};       ///< delay
+  std::chrono::milliseconds delay{0};       ///< delay, slow-start
+  int exit_code = 0;                        ///< exit (0 to 255)
   When when = When::every;
-  std::vector<std::size_t> posts;           ///< post=
+  std::vector<std::size_t> posts;           ///< post= (http), call= (stdio): the numbers, from 1
   std::string name;                         ///< method= / tool=
 };
 
-/// Parses one rule. Error: one line naming what is wrong (a usage error).
-std::expected<Rule, std::string> parse_rule(std::string_view text);
+/// Parses one rule as `transport` applies it. Error: one line naming what is wrong (a usage
+/// error): a bad value, a WHEN that can never match, an action or WHEN of the other transport
+/// (`status=503` on stdio, `drop` or `call=2` over HTTP), slow-start with a WHEN.
+std::expected<Rule, std::string> parse_rule(std::string_view text, Transport transport = Transport::http);
 
 
 /// What the proxy knows of a request when it decides whether a rule applies.
@@ -64,6 +79,10 @@ struct RequestFacts {
   bool session_id = false;       ///< carries `Mcp-Session-Id`
   bool authorization = false;    ///< carries `Authorization`
   std::size_t post_number = 0;   ///< its position among its session's POSTs, from 1 (0: no POST)
+  /// stdio: its position among the host's JSON-RPC requests, from 1 (0: not a request). The
+  /// wrapper gives every line of the host `http_method` "POST", so that the HTTP actions
+  /// that apply to every POST apply to every message.
+  std::size_t call_number = 0;
   Peek message;                  ///< the body read as a JSON-RPC message
   /// The session's negotiated version: the `MCP-Protocol-Version` header, else what initialize
   /// negotiated for its session, else "" (unknown: the 2025-03-26 forms are used, as a server
@@ -74,7 +93,8 @@ struct RequestFacts {
 /// The first rule of `rules` whose WHEN matches `facts` and whose action applies to such a
 /// request (docs/proxy.md: jsonrpc-error to requests, tool-error to tools/call, input-required to
 /// tools/call, prompts/get and resources/read, session-expired to requests with a session id,
-/// the rest to every POST), or null.
+/// the rest to every POST; docs/wrap.md: drop, garbage-line and exit to requests, slow-start to
+/// none, since the wrapper applies it at the start), or null.
 const Rule* match_rule(const std::vector<Rule>& rules, const RequestFacts& facts);
 
 /// A response the proxy sends instead of forwarding the request.
@@ -88,8 +108,9 @@ struct Injected {
 /// change how the upstream's response is forwarded). `origin` is the proxy's own origin
 /// (`http://127.0.0.1:8931`), named in the `resource_metadata` of a 401. `notes` gets one line
 /// for each way the reply departs from what the session's version defines (input-required
-/// before 2026-07-28).
+/// before 2026-07-28). `maker` names who injected it in the texts of the reply (a tool error's
+/// text, the input request's message). The stdio-only actions make no reply (an empty body).
 Injected build_injected(const Rule& rule, const RequestFacts& facts, std::string_view origin,
-                        std::vector<std::string>& notes);
+                        std::vector<std::string>& notes, std::string_view maker = "mcptriage proxy");
 
 }  // namespace mcptriage::proxy

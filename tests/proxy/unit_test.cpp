@@ -189,6 +189,44 @@ TEST(ProxyInject, RefusesAWhenThatCannotMatch) {
   EXPECT_FALSE(io::parse_duration("-1s"));
 }
 
+// One grammar for the proxy and the wrapper (issue 28): each refuses the other's actions and counts.
+TEST(ProxyInject, StdioRulesAndTheirLimits) {
+  using proxy::Transport;
+  auto why = [](const char* text, Transport t) {
+    auto r = parse_rule(text, t);
+    return r ? std::string("accepted") : r.error();
+  };
+  auto drop = parse_rule("drop@tool=echo", Transport::stdio);
+  ASSERT_TRUE(drop);
+  EXPECT_EQ(drop->action, Action::drop);
+  EXPECT_EQ(drop->when, When::tool);
+  auto exit = parse_rule("exit=3@call=2,4", Transport::stdio);
+  ASSERT_TRUE(exit);
+  EXPECT_EQ(exit->exit_code, 3);
+  EXPECT_EQ(exit->when, When::call);
+  EXPECT_EQ(exit->posts, (std::vector<std::size_t>{2, 4}));
+  auto slow = parse_rule("slow-start=1500ms", Transport::stdio);
+  ASSERT_TRUE(slow);
+  EXPECT_EQ(slow->delay.count(), 1500);
+  EXPECT_TRUE(parse_rule("garbage-line@method=tools/list", Transport::stdio));
+  EXPECT_TRUE(parse_rule("jsonrpc-error=-32603@call=1", Transport::stdio));
+  EXPECT_TRUE(parse_rule("delay=2s@method=initialize", Transport::stdio));
+  EXPECT_NE(why("status=503", Transport::stdio).find("status is a fault of HTTP"), std::string::npos);
+  EXPECT_NE(why("unauthorized@tool=echo", Transport::stdio).find("fault of HTTP"), std::string::npos);
+  EXPECT_NE(why("cut-after-events=1", Transport::stdio).find("fault of HTTP"), std::string::npos);
+  EXPECT_NE(why("session-expired", Transport::stdio).find("fault of HTTP"), std::string::npos);
+  EXPECT_NE(why("drop", Transport::http).find("fault of a stdio server"), std::string::npos);
+  EXPECT_NE(why("exit=1", Transport::http).find("fault of a stdio server"), std::string::npos);
+  EXPECT_NE(why("drop@post=2", Transport::stdio).find("post=N counts HTTP POSTs"), std::string::npos);
+  EXPECT_NE(why("drop@call=0", Transport::stdio).find("call=N counts the host's requests from 1"), std::string::npos);
+  EXPECT_NE(why("status=503@call=2", Transport::http).find("not 'call'"), std::string::npos);
+  EXPECT_NE(why("slow-start=1s@call=1", Transport::stdio).find("takes no @WHEN"), std::string::npos);
+  EXPECT_NE(why("exit=256", Transport::stdio).find("0 to 255"), std::string::npos);
+  EXPECT_NE(why("drop=1", Transport::stdio).find("takes no value"), std::string::npos);
+  EXPECT_NE(why("drop@method=notifications/initialized", Transport::stdio).find("is a notification"), std::string::npos);
+  EXPECT_NE(why("nope", Transport::stdio).find("garbage-line"), std::string::npos);
+}
+
 RequestFacts post(std::string body, std::size_t n, std::string version = "2025-11-25") {
   RequestFacts f;
   f.http_method = "POST";
@@ -215,6 +253,28 @@ TEST(ProxyInject, MatchesOnlyRequestsTheActionAppliesTo) {
   no_session.session_id = false;
   EXPECT_EQ(match_rule(expiry, no_session), nullptr);
   EXPECT_NE(match_rule(expiry, call), nullptr);
+}
+
+TEST(ProxyInject, MatchesTheHostsNthRequestOnStdio) {
+  std::vector<Rule> rules{*parse_rule("drop@call=2", proxy::Transport::stdio),
+                          *parse_rule("slow-start=1s", proxy::Transport::stdio),
+                          *parse_rule("garbage-line", proxy::Transport::stdio)};
+  auto facts = [](std::string body, std::size_t call) {
+    RequestFacts f;
+    f.http_method = "POST";
+    f.message = peek_message(body);
+    f.call_number = call;
+    return f;
+  };
+  EXPECT_EQ(match_rule(rules, facts(R"({"jsonrpc":"2.0","id":7,"method":"tools/list"})", 2)), &rules[0]);
+  EXPECT_EQ(match_rule(rules, facts(R"({"jsonrpc":"2.0","id":8,"method":"ping"})", 3)), &rules[2]);
+  // slow-start is never matched per request; a notification is no request for drop or garbage-line.
+  EXPECT_EQ(match_rule(rules, facts(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", 0)), nullptr);
+  std::vector<std::string> notes;
+  const Injected i = build_injected(*parse_rule("tool-error", proxy::Transport::stdio),
+                                    facts(R"({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo"}})", 4),
+                                    "", notes, "mcptriage wrap");
+  EXPECT_NE(i.body.find("(mcptriage wrap rule tool-error)"), std::string::npos) << i.body;
 }
 
 TEST(ProxyInject, BuildsRepliesToTheNegotiatedVersion) {
