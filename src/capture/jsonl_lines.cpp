@@ -230,6 +230,13 @@ Item JsonLinesReader::read_stdio_item(View root, std::size_t line_no) {
   it.line = line_no;
   const std::optional<Side> dir = side_word(root.string_at("dir").value_or(""));
   if (auto t = root.string_at("t")) it.time.started_unix_ns = iso8601_unix_ns(*t);
+  // What --inject did to the line (`injected` and the rest): its `warnings` go to the record of
+  // the exchange the line belongs to.
+  if (auto warnings = root.get("warnings"); warnings && warnings->is_array()) {
+    for (View w : warnings->items()) {
+      if (auto s = w.string()) it.proxy_warnings.emplace_back(*s);
+    }
+  }
   if (auto message = root.get("message"); message && (message->is_object() || message->is_array())) {
     // A message as the wrapper relayed it: a bare message, with the direction the wrapper saw.
     it.stdio = Item::Stdio::message;
@@ -337,6 +344,7 @@ void JsonLinesReader::handle_stdio(Item it) {
                         : it.stdio_cut ? "; raise --max-line to judge it"
                                        : "; a strict host fails on it, the TypeScript SDK drops it with a parse error");
       p.body = std::move(it.stdio_text);
+      p.warnings = std::move(it.proxy_warnings);
       add(std::move(p));
       return;
     }
@@ -353,6 +361,7 @@ void JsonLinesReader::handle_stdio(Item it) {
                          it.stdio_text.substr(0, it.stdio_text.find(';')) + " without answering (line " +
                          std::to_string(it.line) + ")" + it.stdio_text.substr(it.stdio_text.find(';'));
         p.closed_line = it.line;
+        p.warnings.insert(p.warnings.end(), it.proxy_warnings.begin(), it.proxy_warnings.end());
         close(index);
       }
       server_request_.clear();

@@ -127,6 +127,7 @@ void JsonLinesReader::handle_client(Item it) {
   p.request = std::move(it.request);
   p.sent = m;
   p.time = it.time;
+  if (it.stdio == Item::Stdio::message) p.warnings = std::move(it.proxy_warnings);  // --inject (a wrap recording)
   const std::size_t index = add(std::move(p));
   open_.insert(index);
   if (m.kind == MessageKind::request || m.kind == MessageKind::batch) open_requests_.insert(index);
@@ -192,6 +193,9 @@ void JsonLinesReader::handle_server(Item it) {
   if (target) {
     Pending& p = pending_[*target];
     fill_reply(p, it, true);
+    if (it.stdio == Item::Stdio::message) {  // --inject (a wrap recording)
+      p.warnings.insert(p.warnings.end(), it.proxy_warnings.begin(), it.proxy_warnings.end());
+    }
     p.closed_line = it.line;
     close(*target);
     return;
@@ -199,6 +203,7 @@ void JsonLinesReader::handle_server(Item it) {
   Pending p;
   p.first_line = it.sse && !stream_.empty() ? stream_first_line_ : it.line;
   fill_reply(p, it, true);
+  if (it.stdio == Item::Stdio::message) p.warnings = std::move(it.proxy_warnings);
   add(std::move(p));
 }
 

@@ -191,7 +191,7 @@ struct Item {
   std::optional<Request> request;
   // A `proxy` member (a recording of `mcptriage proxy`, docs/proxy.md "Record format").
   std::optional<Skip> proxy_skip;            ///< `proxy.skipped`: the entry is not an MCP exchange
-  std::vector<std::string> proxy_warnings;   ///< `proxy.warnings`
+  std::vector<std::string> proxy_warnings;   ///< `proxy.warnings`; a wrap recording's `warnings` (--inject)
   std::optional<BodyState> proxy_body_state; ///< `proxy.body`: cut, cut_at_limit, not_captured
   bool proxy_cut_at_limit = false;
   CaptureTime time;  ///< a `timing` member (`started`, `end_ms`: a `mcptriage proxy` recording)

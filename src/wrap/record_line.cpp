@@ -28,6 +28,33 @@ void head(std::string& out, std::string_view dir, std::int64_t unix_ns) {
 
 std::string_view dir_name(Dir d) { return d == Dir::c2s ? "c2s" : "s2c"; }
 
+void string_member(std::string& out, std::string_view name, std::string_view value) {
+  out += ",\"";
+  out += name;
+  out += "\":\"";
+  out += json_escape(value);
+  out += '"';
+}
+
+/// The members --inject adds, last: `"injected":...,"made_by":"wrapper","forwarded":false,...`.
+void injection_members(std::string& out, const Injection* inj) {
+  if (inj == nullptr || inj->rule.empty()) return;
+  string_member(out, "injected", inj->rule);
+  if (inj->made_by_wrapper) out += ",\"made_by\":\"wrapper\"";
+  if (!inj->forwarded) out += ",\"forwarded\":false";
+  if (inj->wrapper_exit >= 0) out += ",\"wrapper_exit\":" + std::to_string(inj->wrapper_exit);
+  if (!inj->warnings.empty()) {
+    out += ",\"warnings\":[";
+    for (std::size_t i = 0; i < inj->warnings.size(); ++i) {
+      if (i > 0) out += ',';
+      out += '"';
+      out += json_escape(inj->warnings[i]);
+      out += '"';
+    }
+    out += ']';
+  }
+}
+
 }  // namespace
 
 std::string iso_time_us(std::int64_t unix_ns) {
@@ -42,7 +69,7 @@ std::string iso_time_us(std::int64_t unix_ns) {
 }
 
 std::string stdio_message_line(Dir dir, std::int64_t unix_ns, std::string_view bytes, bool cut, std::size_t size,
-                               json::Parser& parser, bool& message) {
+                               json::Parser& parser, bool& message, const Injection* injection) {
   std::string out;
   out.reserve(bytes.size() + 96);
   head(out, dir_name(dir), unix_ns);
@@ -64,6 +91,7 @@ std::string stdio_message_line(Dir dir, std::int64_t unix_ns, std::string_view b
     if (cut) out += ",\"cut\":true";
     out += ",\"bytes\":" + std::to_string(size);
   }
+  injection_members(out, injection);
   out += '}';
   return out;
 }
@@ -75,7 +103,8 @@ std::string stdio_eof_line(std::int64_t unix_ns) {
   return out;
 }
 
-std::string stdio_exit_line(std::int64_t unix_ns, const io::ExitStatus& status, const std::vector<std::string>& stderr_tail) {
+std::string stdio_exit_line(std::int64_t unix_ns, const io::ExitStatus& status, const std::vector<std::string>& stderr_tail,
+                            const Injection* injection) {
   std::string out;
   head(out, "", unix_ns);
   if (status.signal != 0) {
@@ -93,7 +122,9 @@ std::string stdio_exit_line(std::int64_t unix_ns, const io::ExitStatus& status, 
     out += json_escape(redact(l));
     out += '"';
   }
-  out += "]}";
+  out += ']';
+  injection_members(out, injection);
+  out += '}';
   return out;
 }
 

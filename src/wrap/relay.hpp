@@ -3,11 +3,14 @@
 // through an EventQueue; the server's standard error passes through, its last lines kept.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +30,7 @@ struct Event {
   std::size_t size = 0;      ///< the line's whole length as relayed (its newline and a last CR aside)
   io::ExitStatus status;     ///< exit: how the server ended
   std::vector<std::string> stderr_tail;  ///< exit: its last standard error lines
+  std::optional<Injection> injection;    ///< what --inject did to the line (or the exit)
 };
 
 /// Events from the relay threads to the triage thread. Bounded: a push waits while `max_bytes` of
@@ -67,6 +71,32 @@ class Tail {
   std::size_t max_line_;
 };
 
+/// The host's standard output when --inject rules are given: the server's bytes (written as
+/// they come) and the lines the wrapper writes in the server's place (an injected reply, a garbage
+/// line) share it, and a line of the wrapper goes only between two lines of the server, never
+/// inside one. Thread-safe.
+class HostOut {
+ public:
+  explicit HostOut(int fd) : fd_(fd) {}
+  /// The server's bytes as read. False once a write failed (the host is gone).
+  bool write_chunk(std::string_view chunk);
+  /// One line of the wrapper (`line` and a newline): waits while the server's output stands
+  /// inside a line, then writes. False once a write failed.
+  bool write_line(std::string_view line);
+  /// The server's output ended: a line of the wrapper no longer waits for the end of its line.
+  void server_done();
+
+ private:
+  std::mutex mu_;
+  std::condition_variable at_line_end_;
+  int fd_;
+  bool mid_line_ = false;
+  bool server_done_ = false;
+  bool failed_ = false;
+};
+
+class Injector;
+
 /// Copies `from` to `to` until `from` ends, `stop_fd` becomes readable, or reading fails; each
 /// chunk is written on as soon as it is read (no line is held back). Each line seen goes to
 /// `queue` as an Event (bytes past `max_line` dropped, `cut` set); a last line without its newline
@@ -82,6 +112,24 @@ struct Pump {
   std::size_t max_line = 0;
   bool run();
   bool to_failed = false;  ///< a write to `to` failed
+  /// With --inject rules (docs/wrap.md "Fault injection"). Host to server (`dir` c2s): each whole
+  /// line (up to `max_line`; a longer one is forwarded as it comes, no rule applied) is decided on
+  /// by `injector` before it is forwarded: held, not forwarded, answered through `host`, or
+  /// followed by the wrapper's exit (`on_exit`, called with the code). Server to host (s2c): the
+  /// bytes go through `host`, and the lines to `injector` while it wants them.
+  Injector* injector = nullptr;
+  HostOut* host = nullptr;
+  std::function<void(int code, const std::string& rule)> on_exit{};
+  /// slow-start: no line of the host is forwarded before this time (steady clock).
+  std::optional<std::chrono::steady_clock::time_point> hold_until{};
+
+ private:
+  bool run_injecting();
+  /// One whole line of the host: `line` without its newline and last CR, `raw` with the CR,
+  /// `newline`: it ended with one (forwarded with it).
+  void inject_line(std::string_view line, std::string_view raw, std::int64_t read_ns, bool newline);
+  /// Waits `d`, or until `stop_fd` is readable (false).
+  bool pause(std::chrono::milliseconds d) const;
 };
 
 /// Copies the child's standard error to ours as it comes, keeping its tail; returns at end of

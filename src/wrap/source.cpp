@@ -36,11 +36,14 @@ void WrapSource::produce(io::Feed& feed) {
       switch (e.kind) {
         case Event::Kind::line: {
           bool message = false;
-          line = stdio_message_line(e.dir, e.unix_ns, e.bytes, e.cut, e.size, parser_, message);
+          line = stdio_message_line(e.dir, e.unix_ns, e.bytes, e.cut, e.size, parser_, message,
+                                    e.injection ? &*e.injection : nullptr);
           if (!message) ++counts_.not_messages;
           if (e.dir == Dir::c2s) {
             ++counts_.to_server;
             counts_.bytes_to_server += e.size;
+          } else if (e.injection && e.injection->made_by_wrapper) {
+            ++counts_.from_wrapper;  // --inject: written by the wrapper, not the server
           } else {
             ++counts_.to_host;
             counts_.bytes_to_host += e.size;
@@ -51,7 +54,9 @@ void WrapSource::produce(io::Feed& feed) {
           line = stdio_eof_line(e.unix_ns);
           counts_.input_closed = true;
           break;
-        case Event::Kind::exit: line = stdio_exit_line(e.unix_ns, e.status, e.stderr_tail); break;
+        case Event::Kind::exit:
+          line = stdio_exit_line(e.unix_ns, e.status, e.stderr_tail, e.injection ? &*e.injection : nullptr);
+          break;
       }
       if (recording_ != nullptr) recording_->write(line, {});
       block += line;

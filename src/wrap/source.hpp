@@ -22,6 +22,7 @@ struct Counts {
   std::size_t to_server = 0;     ///< lines from the host to the server
   std::size_t to_host = 0;       ///< lines from the server to the host
   std::size_t not_messages = 0;  ///< lines of either that are no JSON-RPC message
+  std::size_t from_wrapper = 0;  ///< lines --inject wrote to the host in the server's place
   std::size_t bytes_to_server = 0;
   std::size_t bytes_to_host = 0;
   bool input_closed = false;     ///< the host closed the server's input

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
+#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -22,6 +23,7 @@
 #include "mcptriage/render.hpp"
 #include "proxy/recording.hpp"
 #include "triage/core.hpp"
+#include "wrap/inject.hpp"
 #include "wrap/relay.hpp"
 #include "wrap/source.hpp"
 #include "wrap/wrap.hpp"
@@ -48,6 +50,7 @@ struct Options {
   std::string report_tap;
   std::string report_html;
   std::string report_otlp;
+  std::vector<std::string> inject;
   std::vector<std::string> command;
 };
 
@@ -96,14 +99,15 @@ int wrap_main(int argc, char** argv) {
       "Examples:\n"
       "  mcptriage wrap --record /tmp/everything.jsonl -- npx -y @modelcontextprotocol/server-everything\n"
       "  mcptriage wrap --out /tmp/records.jsonl --summary -- python -m my_server\n"
+      "  mcptriage wrap --inject jsonrpc-error=-32603@tool=echo --inject exit=1@call=5 --record /tmp/f.jsonl -- node s.js\n"
       "In a host's configuration, put mcptriage in `command` and `wrap`, the options, `--` and the server's own\n"
       "command in `args` (docs/wrap.md).\n"
       "\n"
       "Standard input and output are the host's protocol channel: mcptriage writes nothing there. The server's\n"
       "standard error passes through to ours.\n"
       "\n"
-      "Exit status: the server's (its exit code, or 128 plus the signal that ended it); 2 usage error; 3 the server\n"
-      "or a file cannot be started or created.\n"
+      "Exit status: the server's (its exit code, or 128 plus the signal that ended it; CODE after --inject exit=CODE);\n"
+      "2 usage error; 3 the server or a file cannot be started or created.\n"
       "Docs: docs/wrap.md.");
   app.add_option("--out", opt.out, "Write the records to FILE as they come (JSON Lines; -f table for the table)")
       ->type_name("FILE");
@@ -127,6 +131,11 @@ int wrap_main(int argc, char** argv) {
   app.add_option("--report-html", opt.report_html, "Write the HTML session report to FILE at the end")->type_name("FILE");
   app.add_option("--report-otlp", opt.report_otlp, "Write the OTLP/JSON trace report to FILE at the end")
       ->type_name("FILE");
+  app.add_option("--inject", opt.inject,
+                 "Fault injection, repeatable: ACTION[@WHEN]. ACTION: jsonrpc-error=CODE, tool-error, input-required, "
+                 "delay=DURATION, drop, garbage-line, exit=CODE, slow-start=DURATION; WHEN: call=N[,M...], "
+                 "method=NAME, tool=NAME (docs/wrap.md \"Fault injection\")")
+      ->type_name("RULE");
   app.add_flag("--explain", opt.explain, "Table: under each row, what the reason means and what to do next");
   app.add_flag("-v,--verbose", opt.verbose, "Table: under each row, the record's warnings");
   auto usage = [](const std::string& why) {
@@ -151,6 +160,14 @@ int wrap_main(int argc, char** argv) {
   if (!opt.record.empty() && proxy::Recording::kind_of(opt.record) != proxy::Recording::Kind::jsonl) {
     return usage("--record " + opt.record + ": the file name must end in .jsonl (or .ndjson)");
   }
+  std::vector<proxy::Rule> rules;
+  for (const std::string& text : opt.inject) {
+    auto rule = proxy::parse_rule(text, proxy::Transport::stdio);
+    if (!rule) return usage(rule.error());
+    rules.push_back(std::move(*rule));
+  }
+  std::optional<Injector> injector;
+  if (!rules.empty()) injector.emplace(std::move(rules));
   set_redaction(!opt.no_redact);
 
   std::unique_ptr<proxy::Recording> recording;
@@ -182,6 +199,7 @@ int wrap_main(int argc, char** argv) {
   }
   io::Process child = std::move(*spawned);
   const pid_t pid = child.pid();
+  const auto started = std::chrono::steady_clock::now();
 
   std::atomic<bool> reaped{false};
   std::atomic<int> got_signal{0};
@@ -244,6 +262,24 @@ int wrap_main(int argc, char** argv) {
   std::atomic<bool> server_out_done{false};
   Pump to_server{STDIN_FILENO, child.stdin_fd(), Dir::c2s, &queue, stop.fds[0], opt.max_line};
   Pump to_host{child.stdout_fd(), STDOUT_FILENO, Dir::s2c, &queue, stop.fds[0], opt.max_line};
+  // --inject: the host's lines are decided on one by one, and its output is shared by the server's
+  // lines and the wrapper's.
+  HostOut host_out(STDOUT_FILENO);
+  std::mutex exit_mu;
+  std::optional<std::pair<int, std::string>> injected_exit;  // exit=CODE: the code and the rule
+  if (injector) {
+    to_server.injector = to_host.injector = &*injector;
+    to_server.host = to_host.host = &host_out;
+    if (const proxy::Rule* slow = injector->slow_start()) to_server.hold_until = started + slow->delay;
+    to_server.on_exit = [&](int code, const std::string& rule) {
+      {
+        std::lock_guard lock(exit_mu);
+        if (injected_exit) return;
+        injected_exit.emplace(code, rule);
+      }
+      if (!reaped) ::kill(pid, SIGKILL);  // a crash mid-call, as the host sees one
+    };
+  }
   std::thread in_thread([&] {
     if (to_server.run()) {
       // The host's end of input is the server's: how a host shuts a stdio server down.
@@ -279,6 +315,20 @@ int wrap_main(int argc, char** argv) {
   exit.unix_ns = now_unix_ns();
   exit.status = status;
   exit.stderr_tail = tail.lines();
+  std::optional<std::pair<int, std::string>> ended_by;
+  {
+    std::lock_guard lock(exit_mu);
+    ended_by = injected_exit;
+  }
+  if (ended_by) {
+    Injection inj;
+    inj.rule = ended_by->second;
+    inj.wrapper_exit = ended_by->first;
+    inj.warnings.push_back("injected by mcptriage wrap (--inject " + ended_by->second +
+                           "): the server did not end on its own: the wrapper killed it (SIGKILL) and exited with "
+                           "code " + std::to_string(ended_by->first) + ", the exit the host saw");
+    exit.injection = std::move(inj);
+  }
   queue.push(std::move(exit));
   queue.close();
   triage_thread.join();
@@ -295,13 +345,32 @@ int wrap_main(int argc, char** argv) {
   if (opt.summary) {
     const Counts& c = source.counts();
     std::cerr << "mcptriage wrap: " << escape_terminal(redact(opt.command.front())) << " " << status.describe()
+              << (ended_by ? fmt::format(" (killed by --inject {}; the wrapper exits {})",
+                                         escape_terminal(ended_by->second), ended_by->first)
+                           : std::string())
               << "; host to server " << c.to_server << " line(s) (" << human_bytes(c.bytes_to_server)
               << "), server to host " << c.to_host << " (" << human_bytes(c.bytes_to_host) << ")"
+              << (c.from_wrapper > 0 ? fmt::format(", {} written by the wrapper (--inject)", c.from_wrapper)
+                                     : std::string())
               << (c.not_messages > 0 ? fmt::format(", {} no JSON-RPC message", c.not_messages) : std::string())
               << (c.input_closed ? "; the host closed the server's input" : "")
               << (got_signal != 0 ? fmt::format("; passed on signal {}", got_signal.load()) : std::string()) << "\n";
     if (!summary_line.empty()) std::cerr << "mcptriage: " << summary_line << "\n";
+    if (injector) {
+      // What each rule did, and what the host did after each fault (the client-behaviour report).
+      for (const auto& [rule, n] : injector->applied()) {
+        std::cerr << "mcptriage wrap: --inject " << escape_terminal(rule) << " applied " << n << " time(s)"
+                  << (n == 0 ? ": no request of the host matched it" : "") << "\n";
+      }
+      const std::string end = ended_by        ? "the wrapper ended the server"
+                              : c.input_closed ? "the host closed the server's input"
+                                               : "the server ended";
+      for (const std::string& line : injector->behaviour(now_unix_ns(), end)) {
+        std::cerr << "mcptriage wrap: " << escape_terminal(line) << "\n";
+      }
+    }
   }
+  if (ended_by) return ended_by->first;  // exit=CODE: what the host sees the server exit with
   if (status.signal != 0) return 128 + status.signal;
   return status.code < 0 ? 1 : status.code;
 }
