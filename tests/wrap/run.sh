@@ -81,6 +81,96 @@ check "noinit: the client's connect timed out (-32001)" 'map(select(.label == "c
 check "noinit: initialize is STREAM_INCOMPLETE shutdown_in_flight" \
   'map(select(.method == "initialize"))[0] | .outcome == "STREAM_INCOMPLETE" and .reason == "shutdown_in_flight"' "$WORK/noinit.out"
 
+# 7. --inject (docs/wrap.md "Fault injection"): what the real client sees for each rule, and the record.
+# isession NAME RULE SCENARIO... -- SERVER...: as session, with --inject RULE.
+isession() {
+  local name=$1 rule=$2 scenario=()
+  shift 2
+  while [[ $1 != -- ]]; do scenario+=("$1"); shift; done
+  shift
+  timeout 90 node "$CLIENT" "${scenario[@]}" --timeout 3000 -- "$BIN" wrap --inject "$rule" --record "$WORK/$name.jsonl" \
+    --out "$WORK/$name.out" --summary -- "$@" >"$WORK/$name.client" 2>"$WORK/$name.err"
+}
+ECHO=(call echo '{"message":"hi"}')
+isession i-rpcerr 'jsonrpc-error=-32603@tool=echo' "${ECHO[@]}" -- node "$TINY" clean
+check "inject jsonrpc-error=-32603: the SDK client throws McpError -32603 Internal error" \
+  'map(select(.label == "echo"))[0] | .resolved == false and .code == -32603 and (.message | contains("Internal error"))' "$WORK/i-rpcerr.client"
+check "inject jsonrpc-error: the call is JSONRPC_ERROR internal_error, the record says injected" \
+  'map(select(.method == "tools/call"))[0] | .outcome == "JSONRPC_ERROR" and .reason == "internal_error" and (.warnings | any(contains("injected by mcptriage wrap (--inject jsonrpc-error=-32603@tool=echo): the server never saw this request")))' "$WORK/i-rpcerr.out"
+check "inject jsonrpc-error: the recording marks the request not forwarded and the reply made by the wrapper" \
+  '(map(select(.dir == "c2s" and .message.method == "tools/call"))[0] | .forwarded == false and .injected == "jsonrpc-error=-32603@tool=echo") and (map(select(.made_by == "wrapper"))[0] | .message.id == 1 and .message.error.code == -32603)' "$WORK/i-rpcerr.jsonl"
+readback i-rpcerr
+grep -q "after --inject jsonrpc-error=-32603@tool=echo on tools/call echo: the host sent nothing more" "$WORK/i-rpcerr.err" \
+  && ok "inject: --summary says what the host did after the fault" || not_ok "inject summary" "$(one_line "$WORK/i-rpcerr.err")"
+
+isession i-toolerr 'tool-error' session -- node "$PX_SE_JS" stdio
+check "inject tool-error (server-everything): every tool call resolves with isError true and the injected text; tools/list and ping are untouched" \
+  '(map(select(.label == "echo"))[0] | .resolved and .isError and (.content[0].text | contains("mcptriage wrap rule tool-error"))) and (map(select(.label == "tools/list"))[0] | .resolved and (.content | length) > 5) and (map(select(.label == "ping"))[0].resolved)' "$WORK/i-toolerr.client"
+check "inject tool-error: each tools/call is TOOL_ERROR with the warning; 4 applied" \
+  '([.[] | select(.method == "tools/call")] | length == 4 and all(.outcome == "TOOL_ERROR" and (.warnings | any(startswith("injected by mcptriage wrap (--inject tool-error)")))))' "$WORK/i-toolerr.out"
+readback i-toolerr
+
+isession i-input 'input-required@tool=echo' "${ECHO[@]}" -- node "$TINY" clean
+check "inject input-required: the SDK client (a 2025-11-25 session) resolves it as a success with empty content" \
+  'map(select(.label == "echo"))[0] | .resolved and .isError == false and .content == []' "$WORK/i-input.client"
+check "inject input-required: INPUT_REQUIRED, with the warning that MRTR is 2026-07-28's" \
+  'map(select(.method == "tools/call"))[0] | .outcome == "INPUT_REQUIRED" and (.warnings | any(contains("defined from 2026-07-28")))' "$WORK/i-input.out"
+
+isession i-delay 'delay=1s@tool=echo' "${ECHO[@]}" -- node "$TINY" clean
+check "inject delay=1s: the call resolves with the server's answer after at least 1 s" \
+  'map(select(.label == "echo"))[0] | .resolved and .content[0].text == "Echo: hi" and .ms >= 1000' "$WORK/i-delay.client"
+check "inject delay: TOOL_SUCCESS, held 1000 ms says the record" \
+  'map(select(.method == "tools/call"))[0] | .outcome == "TOOL_SUCCESS" and (.warnings | any(contains("held 1000 ms")))' "$WORK/i-delay.out"
+readback i-delay
+
+isession i-drop 'drop@tool=echo' "${ECHO[@]}" -- node "$TINY" clean
+check "inject drop: the SDK client times out (-32001 Request timed out, after its 3 s)" \
+  'map(select(.label == "echo"))[0] | .resolved == false and .code == -32001 and .ms >= 2900' "$WORK/i-drop.client"
+check "inject drop: the call is STREAM_INCOMPLETE, the record says it was never passed on nor answered" \
+  'map(select(.method == "tools/call"))[0] | .outcome == "STREAM_INCOMPLETE" and (.warnings | any(contains("did not pass this request to the server, and nothing answered it")))' "$WORK/i-drop.out"
+grep -q "the host sent notifications/cancelled 3" "$WORK/i-drop.err" && ok "inject drop: --summary: the host cancelled the call 3 s after" \
+  || not_ok "drop summary" "$(one_line "$WORK/i-drop.err")"
+readback i-drop
+
+isession i-garbage 'garbage-line@tool=echo' "${ECHO[@]}" -- node "$TINY" clean
+check "inject garbage-line: the SDK client reports a JSON parse error, then gets the server's answer" \
+  '(map(select(.label == "transport-error"))[0].message | contains("is not valid JSON")) and (map(select(.label == "echo"))[0] | .resolved and .content[0].text == "Echo: hi")' "$WORK/i-garbage.client"
+check "inject garbage-line: the line is stdout_not_jsonrpc marked as the wrapper's, the call TOOL_SUCCESS" \
+  '(map(select(.reason == "stdout_not_jsonrpc"))[0].warnings | any(contains("the wrapper wrote this line to the host, not the server"))) and (map(select(.method == "tools/call"))[0].outcome == "TOOL_SUCCESS")' "$WORK/i-garbage.out"
+readback i-garbage
+
+isession i-exit 'exit=3@tool=echo' "${ECHO[@]}" -- node "$TINY" clean
+check "inject exit=3: the SDK client gets -32000 Connection closed, and sees the process exit with code 3" \
+  '(map(select(.label == "echo"))[0].code == -32000) and (map(select(.label == "transport-close"))[0] | .exit_code == 3)' "$WORK/i-exit.client"
+check "inject exit=3: the call is server_exited (SIGKILL in the detail), the record says the wrapper ended the server" \
+  'map(select(.method == "tools/call"))[0] | .reason == "server_exited" and (.detail | contains("SIGKILL")) and (.warnings | any(contains("the wrapper killed it (SIGKILL) and exited with code 3")))' "$WORK/i-exit.out"
+check "inject exit=3: the recording's exit line has the real status and wrapper_exit 3" \
+  'last | .exit.signal_name == "SIGKILL" and .wrapper_exit == 3 and .injected == "exit=3@tool=echo"' "$WORK/i-exit.jsonl"
+readback i-exit
+
+isession i-slow 'slow-start=1500ms' "${ECHO[@]}" -- node "$TINY" clean
+check "inject slow-start=1500ms: the SDK client's connect takes at least 1.5 s, then the call works" \
+  '(map(select(.label == "connect"))[0] | .resolved and .ms >= 1400) and (map(select(.label == "echo"))[0].resolved)' "$WORK/i-slow.client"
+check "inject slow-start: initialize RPC_SUCCESS with the wait in its warning" \
+  'map(select(.method == "initialize"))[0] | .outcome == "RPC_SUCCESS" and (.warnings | any(contains("--inject slow-start=1500ms")))' "$WORK/i-slow.out"
+isession i-slow2 'slow-start=5s' init-only -- node "$TINY" clean
+check "inject slow-start=5s past the client's 3 s timeout: connect fails with -32001" \
+  'map(select(.label == "connect"))[0].code == -32001' "$WORK/i-slow2.client"
+
+isession i-call 'jsonrpc-error=-32601@call=2' session -- node "$PX_SE_JS" stdio
+check "inject @call=2: the host's second request (tools/list) gets -32601, the rest are the server's" \
+  '(map(select(.label == "tools/list"))[0].code == -32601) and (map(select(.label == "echo"))[0].resolved)' "$WORK/i-call.client"
+
+for bad in 'status=503' 'unauthorized@tool=echo' 'cut-after-events=1' 'drop@post=2' 'slow-start=1s@call=1'; do
+  "$BIN" wrap --inject "$bad" -- true </dev/null >/dev/null 2>"$WORK/bad.err"
+  rc=$?
+  [[ $rc == 2 ]] && grep -qF -- "--inject '$bad'" "$WORK/bad.err" && ok "--inject $bad: usage error (2) naming the rule" \
+    || not_ok "--inject $bad" "exit $rc: $(one_line "$WORK/bad.err")"
+done
+echo '{"jsonrpc":"2.0","id":1,"method":"ping"}' | "$BIN" wrap --inject 'drop@tool=nope' -- sh -c 'read l; printf "%s\n" "$l" >&2; echo "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"' >"$WORK/irelay.out" 2>"$WORK/irelay.err"
+[[ $(cat "$WORK/irelay.out") == '{"jsonrpc":"2.0","id":1,"result":{}}' && $(cat "$WORK/irelay.err") == '{"jsonrpc":"2.0","id":1,"method":"ping"}' ]] \
+  && ok "a rule that matches nothing: both directions byte for byte" || not_ok "relay with rules" "$(one_line "$WORK/irelay.out")"
+
 # 6. Lifetime: the exit status, signals passed on, no orphan when the wrapper is killed.
 mkfifo "$WORK/in"
 exec 7<>"$WORK/in"  # a host input that stays open
