@@ -26,6 +26,7 @@
 #include "proxy/source.hpp"
 #include "triage/core.hpp"
 #include "proxy/watcher.hpp"
+#include "wrap/inject.hpp"
 #include "wrap/record_line.hpp"
 #include "wrap/relay.hpp"
 
@@ -779,6 +780,168 @@ TEST(WrapRelay, PumpCopiesEveryByteAndHandsOverLines) {
   EXPECT_EQ(events[1].bytes, "abcdefgh");
   EXPECT_TRUE(events[1].cut);
   EXPECT_EQ(events[2].bytes, "last");
+}
+
+// `mcptriage wrap --inject` (src/wrap/inject.cpp, docs/wrap.md "Fault injection").
+std::vector<Rule> stdio_rules(std::initializer_list<const char*> texts) {
+  std::vector<Rule> out;
+  for (const char* t : texts) out.push_back(*parse_rule(t, Transport::stdio));
+  return out;
+}
+
+TEST(WrapInject, DecidesEachHostLine) {
+  wrap::Injector inj(stdio_rules({"jsonrpc-error=-32603@tool=echo", "drop@call=3", "delay=250ms@method=ping",
+                                  "garbage-line@method=prompts/get", "exit=4@method=resources/read", "slow-start=2s"}));
+  ASSERT_NE(inj.slow_start(), nullptr);
+  EXPECT_EQ(inj.slow_start()->delay.count(), 2000);
+  const std::int64_t t0 = 1'000'000'000'000;
+  // call 1: initialize, forwarded; the version comes from the server's answer.
+  wrap::Decision d = inj.on_host_line(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2026-07-28"}})", t0);
+  EXPECT_EQ(d.rule, nullptr);
+  EXPECT_TRUE(d.forward);
+  EXPECT_TRUE(inj.wants_server_lines());
+  inj.on_server_line(R"({"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2026-07-28"}})");
+  EXPECT_FALSE(inj.wants_server_lines());
+  // A notification is no call: counts stay.
+  EXPECT_EQ(inj.on_host_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", t0).rule, nullptr);
+  // call 2: the reply is made here, with the id and the negotiated version's forms.
+  d = inj.on_host_line(R"({"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"echo"}})", t0 + 1'000'000);
+  ASSERT_NE(d.rule, nullptr);
+  EXPECT_FALSE(d.forward);
+  EXPECT_EQ(d.reply, R"({"jsonrpc":"2.0","id":"a","error":{"code":-32603,"message":"Internal error"}})");
+  EXPECT_NE(d.warning.find("the server never saw this request"), std::string::npos);
+  // call 3: dropped.
+  d = inj.on_host_line(R"({"jsonrpc":"2.0","id":3,"method":"tools/list"})", t0 + 2'000'000'000);
+  EXPECT_FALSE(d.forward);
+  EXPECT_TRUE(d.reply.empty());
+  d = inj.on_host_line(R"({"jsonrpc":"2.0","id":4,"method":"ping"})", t0);
+  EXPECT_TRUE(d.forward);
+  EXPECT_EQ(d.hold.count(), 250);
+  d = inj.on_host_line(R"({"jsonrpc":"2.0","id":5,"method":"prompts/get","params":{"name":"p"}})", t0);
+  EXPECT_TRUE(d.forward);
+  EXPECT_EQ(d.garbage, wrap::garbage_line_text("garbage-line@method=prompts/get"));
+  EXPECT_FALSE(json::Parser().parse(json::padded_copy(d.garbage), true).has_value());  // no JSON
+  d = inj.on_host_line(R"({"jsonrpc":"2.0","id":6,"method":"resources/read","params":{"uri":"x"}})", t0);
+  EXPECT_FALSE(d.forward);
+  EXPECT_EQ(d.exit_code, 4);
+  // Not JSON, or a host's answer to a server request: forwarded untouched.
+  EXPECT_EQ(inj.on_host_line("hello", t0).rule, nullptr);
+  EXPECT_EQ(inj.on_host_line(R"({"jsonrpc":"2.0","id":9,"result":{}})", t0).rule, nullptr);
+  const auto applied = inj.applied();
+  ASSERT_EQ(applied.size(), 5u);  // slow-start is kept apart
+  EXPECT_EQ(applied[0], (std::pair<std::string, std::size_t>{"jsonrpc-error=-32603@tool=echo", 1}));
+  // What the host did after each fault: the next message, or nothing until the end.
+  const auto lines = inj.behaviour(t0 + 5'000'000'000, "the host closed the server's input");
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_EQ(lines[0], "after --inject jsonrpc-error=-32603@tool=echo on tools/call echo: the host sent tools/list 2.0 s "
+                      "after (not the same call)");
+  EXPECT_NE(lines[4].find("sent nothing more; the host closed the server's input 5.0 s after"), std::string::npos) << lines[4];
+}
+
+TEST(WrapInject, ASameCallAgainIsAResendAnd2026FormsFollowTheSession) {
+  wrap::Injector inj(stdio_rules({"tool-error@call=2"}));
+  inj.on_host_line(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{}})", 0);
+  inj.on_server_line(R"({"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2026-07-28"}})");
+  const wrap::Decision d = inj.on_host_line(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}})", 0);
+  EXPECT_NE(d.reply.find(R"("resultType":"complete")"), std::string::npos) << d.reply;
+  EXPECT_NE(d.reply.find("mcptriage wrap rule tool-error@call=2"), std::string::npos);
+  inj.on_host_line(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo"}})", 1'500'000'000);
+  EXPECT_EQ(inj.behaviour(2'000'000'000, "x").front(),
+            "after --inject tool-error@call=2 on tools/call echo: the host sent the same call again 1.5 s after");
+}
+
+TEST(WrapRecordLine, InjectionMembersAreReadBackAsWarnings) {
+  json::Parser parser;
+  bool message = false;
+  const std::int64_t t = 1796083200LL * 1'000'000'000;
+  wrap::Injection req;
+  req.rule = "drop@tool=echo";
+  req.forwarded = false;
+  req.warnings = {"injected: dropped"};
+  const std::string request = wrap::stdio_message_line(
+      wrap::Dir::c2s, t, R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}})", false, 70,
+      parser, message, &req);
+  EXPECT_NE(request.find(R"(,"injected":"drop@tool=echo","forwarded":false,"warnings":["injected: dropped"]})"),
+            std::string::npos) << request;
+  wrap::Injection garbage;
+  garbage.rule = "garbage-line";
+  garbage.made_by_wrapper = true;
+  garbage.warnings = {"the wrapper wrote this line"};
+  const std::string line = wrap::stdio_message_line(wrap::Dir::s2c, t, "not json", false, 8, parser, message, &garbage);
+  EXPECT_NE(line.find(R"("bytes":8,"injected":"garbage-line","made_by":"wrapper")"), std::string::npos) << line;
+  wrap::Injection ended;
+  ended.rule = "exit=3";
+  ended.wrapper_exit = 3;
+  ended.warnings = {"killed by the wrapper"};
+  const std::string exit = wrap::stdio_exit_line(t, io::ExitStatus{-1, 9}, {}, &ended);
+  EXPECT_NE(exit.find(R"("stderr":[],"injected":"exit=3","wrapper_exit":3,"warnings":["killed by the wrapper"]})"),
+            std::string::npos) << exit;
+  // Read back: the request's and the exit's warnings on the request's record, the line's on its own.
+  auto block = read_lines_block(request + "\n" + line + "\n" + exit + "\n", "rec.jsonl", 0, CaptureOptions{}, 0);
+  ASSERT_TRUE(block);
+  ASSERT_EQ(block->exchanges.size(), 2u);
+  EXPECT_EQ(block->exchanges[0].warnings, (std::vector<std::string>{"injected: dropped", "killed by the wrapper"}));
+  EXPECT_EQ(block->exchanges[0].stdio, StdioEnd::server_exited);
+  EXPECT_EQ(block->exchanges[1].warnings, (std::vector<std::string>{"the wrapper wrote this line"}));
+}
+
+TEST(WrapRelay, HostOutPutsTheWrappersLineBetweenTheServersLines) {
+  int p[2];
+  ASSERT_EQ(::pipe(p), 0);
+  wrap::HostOut out(p[1]);
+  ASSERT_TRUE(out.write_chunk("{\"jsonrpc\":"));
+  std::thread injected([&] { out.write_line("INJECTED"); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(out.write_chunk("\"2.0\"}\n"));  // the server's line ends: the wrapper's may follow
+  injected.join();
+  ::close(p[1]);
+  EXPECT_EQ(io::read_to_end(p[0]), "{\"jsonrpc\":\"2.0\"}\nINJECTED\n");
+  ::close(p[0]);
+}
+
+TEST(WrapRelay, AnInjectingPumpDecidesOnWholeLines) {
+  int in[2], to_server[2], to_host[2];
+  ASSERT_EQ(::pipe(in), 0);
+  ASSERT_EQ(::pipe(to_server), 0);
+  ASSERT_EQ(::pipe(to_host), 0);
+  wrap::EventQueue queue(1 << 20);
+  wrap::Injector inj(stdio_rules({"tool-error@tool=echo", "exit=9@method=ping"}));
+  wrap::HostOut host(to_host[1]);
+  int exited = -1;
+  wrap::Pump pump{in[0], to_server[1], wrap::Dir::c2s, &queue, -1, 200};
+  pump.injector = &inj;
+  pump.host = &host;
+  pump.on_exit = [&](int code, const std::string&) { exited = code; };
+  const std::string echo = R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}})";
+  const std::string list = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\r";
+  const std::string ping = R"({"jsonrpc":"2.0","id":3,"method":"ping"})";
+  const std::string input = echo + "\n\n" + list + "\n" + std::string(300, 'x') + "\n" + ping;
+  // Written in pieces that cut lines: the pump decides on whole lines only.
+  for (std::size_t at = 0; at < input.size(); at += 17) ASSERT_TRUE(io::write_all(in[1], input.substr(at, 17)));
+  ::close(in[1]);
+  EXPECT_TRUE(pump.run());
+  ::close(to_server[1]);
+  ::close(to_host[1]);
+  // The server got everything but the answered call and the ping it died on, byte for byte.
+  EXPECT_EQ(io::read_to_end(to_server[0]), "\n" + list + "\n" + std::string(300, 'x') + "\n");
+  EXPECT_EQ(io::read_to_end(to_host[0]),
+            R"x({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Injected tool error (mcptriage wrap rule tool-error@tool=echo)"}],"isError":true}})x"
+            "\n");
+  EXPECT_EQ(exited, 9);
+  for (int fd : {in[0], to_server[0], to_host[0]}) ::close(fd);
+  queue.close();
+  std::deque<wrap::Event> events;
+  ASSERT_TRUE(queue.wait(events));
+  ASSERT_EQ(events.size(), 5u);  // echo, its reply, tools/list, the long line, ping
+  EXPECT_EQ(events[0].injection->rule, "tool-error@tool=echo");
+  EXPECT_FALSE(events[0].injection->forwarded);
+  EXPECT_TRUE(events[1].injection->made_by_wrapper);
+  EXPECT_EQ(events[1].dir, wrap::Dir::s2c);
+  EXPECT_EQ(events[2].bytes, list.substr(0, list.size() - 1));  // the CR is not in the record
+  EXPECT_FALSE(events[2].injection);
+  EXPECT_TRUE(events[3].cut);
+  EXPECT_EQ(events[3].size, 300u);
+  EXPECT_EQ(events[4].injection->rule, "exit=9@method=ping");
 }
 
 }  // namespace
