@@ -83,6 +83,41 @@ void check_blockwise(std::string_view bytes,
   }
 }
 
+/// A followed log is read by one LinesStream fed a few lines at a time (io/pipeline.cpp): read
+/// to its end, it gives the exchanges of one read_capture, in its order.
+void check_streamed(std::string_view bytes,
+                    const std::expected<std::vector<mcptriage::Exchange>, mcptriage::CaptureError>& whole) {
+  if (!whole || !mcptriage::is_json_lines(bytes)) return;
+  mcptriage::LinesStream stream("fuzz", {});
+  std::vector<mcptriage::Exchange> parts;
+  std::size_t pos = 0;
+  std::size_t lines = 1;  // 1, 2, 3, 1, 2, 3... lines a block
+  while (pos < bytes.size()) {
+    std::size_t end = pos;
+    for (std::size_t n = 0; n < lines && end < bytes.size(); ++n) {
+      const std::size_t lf = bytes.find('\n', end);
+      end = lf == std::string_view::npos ? bytes.size() : lf + 1;
+    }
+    lines = lines % 3 + 1;
+    auto block = stream.read(bytes.substr(pos, end - pos), false, end == bytes.size());
+    if (!block) return;  // an error on the first lines alone (a log of another shape so far)
+    for (auto& ex : block->exchanges) parts.push_back(std::move(ex));
+    pos = end;
+  }
+  if (parts.size() != whole->size()) {
+    fuzzcheck::fail("JSON Lines read as a followed log gives another exchange count",
+                    std::to_string(parts.size()) + " vs " + std::to_string(whole->size()));
+  }
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const auto& a = parts[i];
+    const auto& b = (*whole)[i];
+    if (a.line != b.line || a.response.body != b.response.body || a.response.status != b.response.status ||
+        a.response.body_state != b.response.body_state || a.warnings != b.warnings) {
+      fuzzcheck::fail("JSON Lines read as a followed log gives another exchange", b.source);
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -94,6 +129,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzzcheck::fail("read_capture is not deterministic");
   }
   check_blockwise(bytes, first);
+  check_streamed(bytes, first);
   // A small body limit exercises the cut-to-limit path on every input.
   mcptriage::CaptureOptions small;
   small.max_body = 64;

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <expected>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <span>
@@ -134,5 +135,38 @@ std::expected<LinesBlock, CaptureError> read_lines_block(std::string_view lines,
                                                          std::size_t first_line = 0, bool padded = false,
                                                          bool more_follows = false,
                                                          std::span<const std::size_t> skip_lines = {});
+
+/// A JSON Lines log read as it grows, one call per block of whole lines, by one reader kept from
+/// one block to the next: no line is read twice, however many requests wait for their replies
+/// (a client that pipes thousands at once; read_lines_block's carry reads the lines after the
+/// first that waits again with each block). The followed and live logs of the run core use it
+/// once a block leaves lines waiting (io/pipeline.cpp); read to the end, a log gives the
+/// exchanges read_capture gives, in its order, and the same pairing window (docs/formats.md,
+/// "Pairing window").
+class LinesStream {
+ public:
+  /// `first_line`: the lines of the log before the first block read (line numbers in details).
+  /// `skip_lines`: line numbers of the first block to read as blank (a LinesBlock::carry_skip).
+  LinesStream(std::string name, const CaptureOptions& options, std::size_t first_line = 0,
+              std::vector<std::size_t> skip_lines = {});
+  ~LinesStream();
+  LinesStream(const LinesStream&) = delete;
+  LinesStream& operator=(const LinesStream&) = delete;
+
+  /// The next whole lines. Gives the exchanges no later line changes (those before the first
+  /// still waiting), each once, numbered from 1 in each call, with `wrapped` once some line of
+  /// the log wrapped a message; `consumed` is 0, `self_contained` says whether anything waits.
+  /// `padded`: json::kPadding allocated bytes follow `lines`. `last`: the log ends here, and
+  /// what waits is given out as the end of a log gives it. Errors: as read_lines_block (a log of
+  /// another shape in its first lines, out of memory); the stream is then done.
+  std::expected<LinesBlock, CaptureError> read(std::string_view lines, bool padded, bool last);
+
+  /// Everything read was given out and nothing waits for a later line.
+  bool quiet() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace mcptriage

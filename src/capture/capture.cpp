@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "capture/body.hpp"
+#include "capture/jsonl_reader.hpp"
 #include "capture/legs.hpp"
 #include "capture/readers.hpp"
 #include "http/tokens.hpp"
@@ -383,6 +384,17 @@ bool is_json_lines(std::string_view head) {
   return format != nullptr && format->id == "json-lines";
 }
 
+namespace {
+
+/// What every reading of a log's lines does to the exchanges it gives.
+void finish_lines(std::vector<Exchange>& exchanges, const CaptureOptions& options) {
+  limit_bodies(exchanges, options.max_body);
+  read_requests(exchanges);
+  if (options.auth) capture::mark_oauth_legs(exchanges);
+}
+
+}  // namespace
+
 std::expected<LinesBlock, CaptureError> read_lines_block(std::string_view lines, std::string_view name,
                                                          std::size_t first_index, const CaptureOptions& options,
                                                          std::size_t first_line, bool padded, bool more_follows,
@@ -397,15 +409,59 @@ std::expected<LinesBlock, CaptureError> read_lines_block(std::string_view lines,
     auto block = capture::read_json_lines_block(lines, name, first_index, options, first_line, padded, more_follows,
                                                 skip_lines);
     if (!block) return std::unexpected(std::move(block.error()));
-    limit_bodies(block->exchanges, options.max_body);
-    read_requests(block->exchanges);
-    if (options.auth) capture::mark_oauth_legs(block->exchanges);
+    finish_lines(block->exchanges, options);
     return LinesBlock{std::move(block->exchanges), block->self_contained, block->wrapped,
                       block->consumed > 0 ? block->consumed + bom : 0, block->consumed_lines,
                       std::move(block->carry_skip)};
   } catch (const std::bad_alloc&) {
     return std::unexpected(CaptureError{"out of memory while reading the capture"});
   } catch (const std::exception& e) {
+    return std::unexpected(CaptureError{std::string("internal error while reading the capture: ") + e.what()});
+  }
+}
+
+struct LinesStream::State {
+  State(std::string n, const CaptureOptions& o, std::size_t first_line, std::vector<std::size_t> skip)
+      : name(std::move(n)), options(o), reader(name, options, 0, first_line), skip_lines(std::move(skip)) {}
+  std::string name;
+  CaptureOptions options;                // the reader keeps references to these two
+  capture::jsonl::JsonLinesReader reader;
+  std::vector<std::size_t> skip_lines;   // for the first block only
+  bool started = false;
+  bool failed = false;
+};
+
+LinesStream::LinesStream(std::string name, const CaptureOptions& options, std::size_t first_line,
+                         std::vector<std::size_t> skip_lines)
+    : state_(std::make_unique<State>(std::move(name), options, first_line, std::move(skip_lines))) {}
+
+LinesStream::~LinesStream() = default;
+
+bool LinesStream::quiet() const { return state_->reader.quiet(); }
+
+std::expected<LinesBlock, CaptureError> LinesStream::read(std::string_view lines, bool padded, bool last) {
+  State& s = *state_;
+  if (s.failed) return std::unexpected(CaptureError{"the log's reading stopped at an earlier error"});
+  if (!s.started && starts_with_bytes(lines, "\xef\xbb\xbf")) lines.remove_prefix(3);
+  s.started = true;
+  try {
+    auto exchanges = s.reader.read_more(lines, padded, last, s.skip_lines);
+    std::vector<std::size_t>().swap(s.skip_lines);
+    if (!exchanges) {
+      s.failed = true;
+      return std::unexpected(std::move(exchanges.error()));
+    }
+    finish_lines(*exchanges, s.options);
+    LinesBlock out;
+    out.exchanges = std::move(*exchanges);
+    out.self_contained = s.reader.quiet();
+    out.wrapped = s.reader.any_wrapped();
+    return out;
+  } catch (const std::bad_alloc&) {
+    s.failed = true;
+    return std::unexpected(CaptureError{"out of memory while reading the capture"});
+  } catch (const std::exception& e) {
+    s.failed = true;
     return std::unexpected(CaptureError{std::string("internal error while reading the capture: ") + e.what()});
   }
 }

@@ -25,11 +25,7 @@ std::expected<std::vector<Exchange>, CaptureError> JsonLinesReader::read(std::st
     ++line_no;
     while (next_skip < skip_lines.size() && skip_lines[next_skip] < line_no) ++next_skip;
     const bool skipped = next_skip < skip_lines.size() && skip_lines[next_skip] == line_no;
-    if (!skipped) {
-      expire(line_no);
-      if (!is_blank(line)) handle_line(trim_line(line), line_no);
-      else if (options_.rows) add_skip(line_no, SkipReason::invalid_line, "line " + std::to_string(line_no) + " is blank");
-    }
+    if (!skipped) read_line(line, line_no);
     if (waiting()) continue;
     quiet_line = line_no;
     quiet_entries = pending_.size();
@@ -60,6 +56,49 @@ std::expected<std::vector<Exchange>, CaptureError> JsonLinesReader::read(std::st
     return std::unexpected(CaptureError{unrecognised_log_message()});
   }
   return to_exchanges();
+}
+
+std::expected<std::vector<Exchange>, CaptureError> JsonLinesReader::read_more(std::string_view text, bool padded,
+                                                                               bool last,
+                                                                               std::span<const std::size_t> skip_lines) {
+  padded_ = padded;
+  if (!more_started_) {
+    more_started_ = true;
+    line_no_ = first_line_;
+  }
+  const bool from_start = pending_.base() == 0;  // nothing was handed out yet
+  for (std::size_t pos = 0; pos < text.size();) {
+    const std::size_t lf = text.find('\n', pos);
+    const std::string_view line = text.substr(pos, lf == npos ? npos : lf - pos);
+    pos = lf == npos ? text.size() : lf + 1;
+    ++line_no_;
+    while (!skip_lines.empty() && skip_lines.front() < line_no_) skip_lines = skip_lines.subspan(1);
+    if (!skip_lines.empty() && skip_lines.front() == line_no_) continue;
+    if (!is_blank(line)) any_line_ = true;
+    read_line(line, line_no_);
+  }
+  server_answers_.clear();  // only a cut reads them (read())
+  if (last) finish();
+  // A log of another shape: no line from its start is a message or a logged exchange (read()).
+  if (from_start && first_line_ == 0 && first_unknown_line_ && !pending_.empty() &&
+      std::all_of(pending_.begin(), pending_.end(),
+                  [](const Pending& p) { return p.skip && p.skip->reason == SkipReason::invalid_line; })) {
+    return std::unexpected(CaptureError{unrecognised_log_message()});
+  }
+  if (last && from_start && pending_.empty() && any_line_ && !stdio_events_) {
+    return std::unexpected(CaptureError{"JSON Lines: no line holds a JSON object"});
+  }
+  // What no later line changes: the entries before the first one still open (a reply, the
+  // events before it, a server's exit only ever change an open entry; a stream flushed without
+  // one makes a new entry at the end).
+  const std::size_t end = (last || open_.empty()) ? pending_.size() : *open_.begin();
+  std::vector<Exchange> out = to_exchanges(end);
+  if (!line_keys_.empty()) {
+    std::size_t keep_from = pending_.empty() ? line_no_ + 1 : pending_[pending_.base()].first_line;
+    if (!stream_.empty()) keep_from = std::min(keep_from, stream_first_line_);
+    line_keys_.erase(line_keys_.begin(), line_keys_.lower_bound(keep_from));
+  }
+  return out;
 }
 
 std::string JsonLinesReader::jq_path(std::initializer_list<std::string_view> words, std::string_view placeholder) const {

@@ -6,10 +6,21 @@
 namespace mcptriage::capture::jsonl {
 
 void JsonLinesReader::expire(std::size_t line_no) {
-  while (!open_.empty() && line_no - pending_[*open_.begin()].first_line > kPairWindowLines) {
+  // The oldest waiting first: a later one never waits longer than it by this rule, but for the
+  // replies to earlier requests it may still count.
+  while (!open_.empty()) {
     const std::size_t index = *open_.begin();
+    const Pending& p = pending_[index];
+    if (clock_ - p.opened_at <= kPairWindowLines + p.open_before) break;
     pending_[index].warnings.push_back("no reply within " + std::to_string(kPairWindowLines) +
-                                       " lines: a later reply is not paired with it");
+                                       " lines (not counting requests and the replies to earlier ones): a later "
+                                       "reply is not paired with it");
+    close(index);
+  }
+  while (open_requests_.size() > kMaxOpenRequests) {
+    const std::size_t index = *open_requests_.begin();
+    pending_[index].warnings.push_back("more than " + std::to_string(kMaxOpenRequests) +
+                                       " requests waited for their replies at once: a later reply is not paired with it");
     close(index);
   }
   for (auto it = server_request_.begin(); it != server_request_.end();) {
@@ -17,6 +28,17 @@ void JsonLinesReader::expire(std::size_t line_no) {
     else ++it;
   }
   if (!stream_.empty() && line_no - stream_first_line_ > kPairWindowLines) flush_stream();
+}
+
+void JsonLinesReader::read_line(std::string_view line, std::size_t line_no) {
+  expire(line_no);
+  sent_request_ = false;
+  if (!is_blank(line)) {
+    handle_line(trim_line(line), line_no);
+  } else if (options_.rows) {
+    add_skip(line_no, SkipReason::invalid_line, "line " + std::to_string(line_no) + " is blank");
+  }
+  if (!sent_request_) ++clock_;
 }
 
 std::optional<JsonLinesReader::Cut> JsonLinesReader::cut_at_first_waiting(std::span<const std::size_t> skip_lines) const {
@@ -122,16 +144,23 @@ void JsonLinesReader::handle_client(Item it) {
              "line " + std::to_string(it.line) + ": the client's answer to server request id " + *m.id_key);
     return;
   }
+  const bool request = m.kind == MessageKind::request || m.kind == MessageKind::batch;
   Pending p;
   p.first_line = it.line;
   p.request = std::move(it.request);
   p.sent = m;
   p.time = it.time;
   if (it.stdio == Item::Stdio::message) p.warnings = std::move(it.proxy_warnings);  // --inject (a wrap recording)
+  p.opened_at = request ? clock_ - 1 : clock_;
+  p.open_before = open_.size();
   const std::size_t index = add(std::move(p));
   open_.insert(index);
-  if (m.kind == MessageKind::request || m.kind == MessageKind::batch) open_requests_.insert(index);
-  else open_others_.insert(index);
+  if (request) {
+    open_requests_.insert(index);
+    sent_request_ = true;
+  } else {
+    open_others_.insert(index);
+  }
   if (m.kind == MessageKind::request && m.id_key) {
     if (auto prev = open_by_id_.find(*m.id_key); prev != open_by_id_.end()) {
       pending_[prev->second].warnings.push_back("the same id was sent again on line " + std::to_string(it.line) +
@@ -310,12 +339,13 @@ void JsonLinesReader::flush_stream() {
   }
 }
 
-std::vector<Exchange> JsonLinesReader::to_exchanges() {
+std::vector<Exchange> JsonLinesReader::to_exchanges(std::size_t end) {
   const CaptureFormat format = lines_format(any_wrapped_);
   std::vector<Exchange> out;
-  out.reserve(pending_.size());
+  out.reserve(end - pending_.base());
   std::size_t index = first_index_;
-  for (Pending& p : pending_) {
+  for (; pending_.base() < end; pending_.pop_front()) {
+    Pending& p = pending_[pending_.base()];
     Exchange ex;
     ex.source = source_name(name_, ++index);
     ex.format = format;
@@ -323,7 +353,10 @@ std::vector<Exchange> JsonLinesReader::to_exchanges() {
     ex.time = p.time;
     ex.line = p.first_line;
     if (!line_keys_.empty()) {
-      if (auto k = line_keys_.find(p.first_line); k != line_keys_.end()) ex.key = std::move(k->second);
+      if (auto k = line_keys_.find(p.first_line); k != line_keys_.end()) {
+        ex.key = std::move(k->second);
+        line_keys_.erase(k);
+      }
     }
     if (p.skip) {
       ex.skipped = std::move(p.skip);

@@ -40,9 +40,15 @@ inline std::string_view trim_line(std::string_view s) {
   return s;
 }
 
-/// How many lines a request waits for its reply before it is given up as never answered
-/// (JsonLinesReader::expire; docs/formats.md, "Pairing window").
+/// How many lines a request waits for its reply before it is given up as never answered, not
+/// counting the lines that send requests and the replies to the requests that were waiting when
+/// it was sent: a client that sends thousands at once still gets their replies paired, and a
+/// lost reply is given up after this many others (JsonLinesReader::expire; docs/formats.md,
+/// "Pairing window").
 constexpr std::size_t kPairWindowLines = 4096;
+/// How many requests may wait for their replies at once: past it the oldest is given up, so
+/// that requests never answered do not hold memory without end (docs/formats.md, "Pairing window").
+constexpr std::size_t kMaxOpenRequests = 16 * kPairWindowLines;
 
 /// The first of `keys` present in `e`.
 inline std::optional<View> first_member(View e, std::initializer_list<std::string_view> keys) {
@@ -229,8 +235,43 @@ struct Pending {
   bool cut_at_limit = false;
   std::vector<std::string> warnings;
   std::optional<std::string> open_id;  ///< its key in open_by_id_ while it waits for its reply
+  /// JsonLinesReader::clock_ before its line, less one for a request (whose line does not move
+  /// the clock), so that the lines after it count from 1 for every kind of entry.
+  std::size_t opened_at = 0;
+  /// The exchanges waiting for a reply when it was sent: their replies, which may come before
+  /// its own, do not count in its window (JsonLinesReader::expire).
+  std::size_t open_before = 0;
   StdioEnd stdio = StdioEnd::none;     ///< a wrap recording: what the wrapper saw (Exchange::stdio)
   std::string stdio_detail;
+};
+
+/// The exchanges being assembled, by index from the first line of the log: a deque whose front
+/// can be handed out (JsonLinesReader::read_more) while the indexes of the rest stay what they
+/// were (open_ and open_by_id_ hold them).
+class PendingList {
+ public:
+  Pending& operator[](std::size_t index) { return items_[index - base_]; }
+  const Pending& operator[](std::size_t index) const { return items_[index - base_]; }
+  /// The index the next entry gets.
+  std::size_t size() const { return base_ + items_.size(); }
+  /// The index of the first entry not handed out.
+  std::size_t base() const { return base_; }
+  bool empty() const { return items_.empty(); }
+  void push_back(Pending p) { items_.push_back(std::move(p)); }
+  /// Keeps the entries before index `n`.
+  void resize(std::size_t n) { items_.resize(n - base_); }
+  void pop_front() {
+    items_.pop_front();
+    ++base_;
+  }
+  auto begin() { return items_.begin(); }
+  auto end() { return items_.end(); }
+  auto begin() const { return items_.begin(); }
+  auto end() const { return items_.end(); }
+
+ private:
+  std::deque<Pending> items_;
+  std::size_t base_ = 0;
 };
 
 class JsonLinesReader {
@@ -260,6 +301,20 @@ class JsonLinesReader {
   std::expected<std::vector<Exchange>, CaptureError> read(std::string_view text, bool padded = false,
                                                           bool more_follows = false,
                                                           std::span<const std::size_t> skip_lines = {});
+
+  /// The next whole lines of a log read with this reader from its start, one call after the
+  /// other (a log followed as it grows: JsonLinesStream). Gives the exchanges no later line can
+  /// change: those before the first still waiting for a reply, each once, in the order one
+  /// read of the whole log gives them, numbered from 1 in each call. `last`: the log ends with
+  /// these lines, and whatever waits is given out as a read of the whole log ends it. No line
+  /// is read twice, so a log with many requests in flight costs what it costs read at once.
+  /// Errors: as read(), for the first lines of the log only (a log of another shape).
+  /// `skip_lines`: line numbers read as blank (sorted), as in read().
+  std::expected<std::vector<Exchange>, CaptureError> read_more(std::string_view text, bool padded, bool last,
+                                                               std::span<const std::size_t> skip_lines = {});
+
+  /// Nothing read so far waits for a later line (read_more: every exchange was handed out).
+  bool quiet() const { return !waiting() && pending_.empty(); }
 
  private:
   std::string_view name_;
@@ -291,10 +346,15 @@ class JsonLinesReader {
   /// server request for the client's response.
   bool waiting() const { return !open_.empty() || !stream_.empty() || !server_request_.empty(); }
 
-  /// A request (or a server request) waits for its reply at most kPairWindowLines lines: older
+  /// A request (or a server request) waits for its reply at most kPairWindowLines lines (a
+  /// request: of those that move clock_, less Pending::open_before; a server request and SSE
+  /// events: any): older
   /// ones are given up as never answered before line `line_no` is read, so that a lost reply
   /// does not hold the rest of a log (docs/formats.md, "Pairing window").
   void expire(std::size_t line_no);
+
+  /// Reads one line of the text (read(), read_more()): the window first, then the line.
+  void read_line(std::string_view line, std::size_t line_no);
 
   /// Where a read that stops early ends: the entries kept, the first line to read again, and
   /// the lines among those to read as blank.
@@ -318,7 +378,14 @@ class JsonLinesReader {
   // read in blocks makes a reader per block; docs/performance.md).
   static json::Parser& thread_parser(int which);
   json::Parser& parser_ = thread_parser(0);
-  std::deque<Pending> pending_;
+  PendingList pending_;
+  /// The pairing window's clock for requests (expire()): lines read so far, not counting those
+  /// that sent a request. From 1: a request's opened_at is one less (Pending::opened_at).
+  std::size_t clock_ = 1;
+  bool sent_request_ = false;  ///< the line being read sent a request (it does not move clock_)
+  std::size_t line_no_ = 0;    ///< read_more: the last line read
+  bool more_started_ = false;  ///< read_more was called before
+  bool any_line_ = false;      ///< read_more: a line that is not blank was read
   std::map<std::string, std::size_t> open_by_id_;     ///< client request id -> pending index
   std::map<std::string, std::size_t> server_request_; ///< server request id -> line
   std::vector<std::pair<std::size_t, std::size_t>> server_answers_;  ///< (server request line, answer line)
@@ -385,7 +452,10 @@ class JsonLinesReader {
   /// stream of the one open request if there is exactly one, else an exchange of their own.
   void flush_stream();
 
-  std::vector<Exchange> to_exchanges();
+  /// The entries before index `end` as exchanges, numbered from first_index_ + 1; they are
+  /// handed out (taken from pending_).
+  std::vector<Exchange> to_exchanges(std::size_t end);
+  std::vector<Exchange> to_exchanges() { return to_exchanges(pending_.size()); }
 };
 
 /// True when `obj` looks like one logged exchange rather than a bare JSON-RPC message.

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -56,6 +57,7 @@ struct Unit {
   std::size_t consumed_lines = 0;
   std::vector<std::size_t> skip_lines;  ///< lines of `data` to read as blank (a carry's)
   std::vector<std::size_t> carry_skip;  ///< LinesBlock::carry_skip
+  bool read = false;  ///< a block: a worker read it (not when its log was read by a LinesStream then)
   bool done = false;
   std::size_t weight = 0;  ///< what it counts in the queue's byte budget, fixed when queued
 
@@ -413,6 +415,9 @@ class Pipeline final : public Feed {
         break;
       }
       case Unit::Kind::block: {
+        // A followed log read by one reader in the consumer (take_followed) needs no read here.
+        if (u.follow && streaming_.load(std::memory_order_relaxed)) break;
+        u.read = true;
         // Blocks are read with room for simdjson's padding after them (FileSource), so lines
         // are parsed in place; a block joined from carried ones may lack it.
         const bool padded = u.data.capacity() - u.data.size() >= json::kPadding;
@@ -454,6 +459,8 @@ class Pipeline final : public Feed {
   std::size_t carry_first_line_ = 0;  ///< the line the carried text starts after
   std::vector<std::size_t> carry_skip_;  ///< its lines to read as blank (LinesBlock::carry_skip)
   std::size_t carry_blocks_ = 0;
+  std::unique_ptr<LinesStream> stream_;  ///< a followed log's reader while lines wait (take_followed)
+  std::atomic<bool> streaming_{false};   ///< stream_ is set: workers leave followed blocks unread
 
   void deliver(Unit& u, bool live = false) {
     const bool first = u.input != log_input_ || !log_delivered_;
@@ -495,6 +502,8 @@ class Pipeline final : public Feed {
       return deliver(u);
     }
     if (u.input != log_input_) {
+      stream_.reset();
+      streaming_.store(false, std::memory_order_relaxed);
       log_input_ = u.input;
       log_offset_ = 0;
       log_wrapped_ = false;
@@ -517,6 +526,7 @@ class Pipeline final : public Feed {
       }
       return deliver(u, true);
     }
+    if (u.follow) return take_followed(u);
     if (carry_.empty()) {
       if (u.consumed > 0) return deliver_part(u);
       if (u.self_contained || u.last_block) {
@@ -530,26 +540,17 @@ class Pipeline final : public Feed {
       return;
     }
     // Lines of earlier blocks wait for lines of this one: read them again together. A log that
-    // never comes apart (a message stream whose replies trail far behind) is read whole at the end.
-    // A followed log has no end to wait for: its carry is read again with each block (it holds
-    // at most the pairing window's lines past the first exchange still waiting, as requests are
-    // given up after it), and more than --max-input of it is an input error, not a growing heap.
+    // never comes apart (a message stream whose replies trail far behind) is read whole at the end
+    // (a followed log, which has no end to wait for, is read by a LinesStream: take_followed).
     constexpr std::size_t kRereads = 8;
     carry_ += u.data;
     give_back(u.data);
     ++carry_blocks_;
-    if (u.follow && carry_.size() > options_.capture.max_input) {
-      log_failed_ = true;
-      std::string().swap(carry_);
-      return deliver_error(u.input, "--follow: more than --max-input (" + std::to_string(options_.capture.max_input) +
-                                        " bytes) of lines wait for later lines; raise the limit with --max-input BYTES");
-    }
-    if (carry_blocks_ > kRereads && !u.last_block && !u.follow) return;
+    if (carry_blocks_ > kRereads && !u.last_block) return;
     Unit joined;
     joined.kind = Unit::Kind::block;
     joined.input = u.input;
     joined.flags = u.flags;
-    joined.follow = u.follow;
     joined.last_block = u.last_block;
     joined.data = std::move(carry_);
     joined.first_line = carry_first_line_;
@@ -567,6 +568,72 @@ class Pipeline final : public Feed {
       return deliver_numbered(joined);
     }
     carry_ = std::move(joined.data);  // read again from the same line, with the same lines skipped
+  }
+
+  /// A block of a followed log (--follow, live stdin in row mode, the proxy's and the wrapper's
+  /// records). While no line waits across blocks, each is read by a worker on its own, as a
+  /// file's are. Once one leaves lines waiting, the log is read on from the first that waits by
+  /// one LinesStream in this thread, until nothing waits again: unlike a carry read again with
+  /// each block, no line is read twice, so a client with thousands of requests in flight costs
+  /// what it costs read at once (and a request is not given up while other requests are sent).
+  void take_followed(Unit& u) {
+    if (stream_) return read_on(u, u.data);
+    if (!u.read) {  // a worker saw the log read by a stream, which has ended since
+      process(u);
+      if (u.error) {
+        log_failed_ = true;
+        return deliver_error(u.input, std::move(*u.error));
+      }
+    }
+    // A block cut at its first waiting exchange is self-contained up to the cut (LinesBlock).
+    if (u.consumed == 0 && (u.self_contained || u.last_block)) {
+      deliver_numbered(u);
+      return give_back(u.data);
+    }
+    stream_ = std::make_unique<LinesStream>(inputs_[u.input].name, options_.capture,
+                                            u.first_line + u.consumed_lines, std::move(u.carry_skip));
+    streaming_.store(true, std::memory_order_relaxed);
+    if (u.consumed == 0) {
+      // Nothing before the first line that waits was final: the block is read again whole.
+      u.records.clear();
+      u.prepared.clear();
+      return read_on(u, u.data);
+    }
+    deliver_numbered(u);  // the exchanges before the cut are final
+    u.records.clear();
+    u.prepared.clear();
+    std::string rest;
+    rest.reserve(u.data.size() - u.consumed + json::kPadding);
+    rest.assign(u.data, u.consumed);
+    give_back(u.data);
+    read_on(u, rest);
+  }
+
+  /// The next lines of a followed log read by the stream; it ends when nothing waits any more.
+  void read_on(Unit& u, std::string& lines) {
+    const bool padded = lines.capacity() - lines.size() >= json::kPadding;
+    auto block = stream_->read(lines, padded, u.last_block);
+    give_back(lines);
+    if (!block) {
+      stream_.reset();
+      streaming_.store(false, std::memory_order_relaxed);
+      log_failed_ = true;
+      return deliver_error(u.input, std::move(block.error().message));
+    }
+    if (block->self_contained || u.last_block) {
+      stream_.reset();
+      streaming_.store(false, std::memory_order_relaxed);
+    }
+    u.records.clear();
+    u.prepared.clear();
+    u.wrapped = block->wrapped;
+    try {
+      classify_all(u, block->exchanges, *u.flags);
+    } catch (const std::exception& e) {
+      log_failed_ = true;
+      return deliver_error(u.input, std::string("internal error while classifying: ") + e.what());
+    }
+    deliver_numbered(u);
   }
 
   /// A block read only up to a cut (LinesBlock::consumed): its records go out, and the lines

@@ -296,7 +296,6 @@ bool Pump::run() {
     }
     if (n == 0) break;
     const std::string_view chunk(buf, static_cast<std::size_t>(n));
-    if (!to_failed && !(host != nullptr ? host->write_chunk(chunk) : io::write_all(to, chunk))) to_failed = true;
     std::string_view rest = chunk;
     while (!rest.empty()) {
       const std::size_t nl = rest.find('\n');
@@ -313,6 +312,10 @@ bool Pump::run() {
       }
       rest.remove_prefix(nl + 1);
     }
+    // Written on after its lines are queued: the other side's answer to a line, queued by the
+    // other pump, can then never come before it in the recording (a reply recorded before its
+    // request read as a request never answered).
+    if (!to_failed && !(host != nullptr ? host->write_chunk(chunk) : io::write_all(to, chunk))) to_failed = true;
   }
   if (seen > 0) emit();  // the last line, without its newline
   return true;

@@ -98,9 +98,9 @@ class HostOut {
 class Injector;
 
 /// Copies `from` to `to` until `from` ends, `stop_fd` becomes readable, or reading fails; each
-/// chunk is written on as soon as it is read (no line is held back). Each line seen goes to
-/// `queue` as an Event (bytes past `max_line` dropped, `cut` set); a last line without its newline
-/// too. `to` failing (EPIPE: the reader is gone) stops the writing, not the reading, so that the
+/// chunk is written on as soon as it is read (no line is held back), after the lines it ends went
+/// to `queue`, each as an Event (bytes past `max_line` dropped, `cut` set; a last line without its
+/// newline too): what the other side sends in answer is queued after them. `to` failing (EPIPE: the reader is gone) stops the writing, not the reading, so that the
 /// rest is still recorded. Returns true when `from` ended (end of file), false when stopped.
 /// `close_to_at_end`: closes `to` at the end of `from` (the child's standard input: it reads end of file).
 struct Pump {

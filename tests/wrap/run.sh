@@ -81,6 +81,16 @@ check "noinit: the client's connect timed out (-32001)" 'map(select(.label == "c
 check "noinit: initialize is STREAM_INCOMPLETE shutdown_in_flight" \
   'map(select(.method == "initialize"))[0] | .outcome == "STREAM_INCOMPLETE" and .reason == "shutdown_in_flight"' "$WORK/noinit.out"
 
+# 5b. A host that writes 5,000 pings at once before reading a reply (bench/wrap/pings.mjs): each is
+# paired with its reply (found by a new user's trial: the reply was recorded before its request
+# when the server answered before the wrapper queued the request, and requests waited 4,096 lines
+# of any kind, so thousands in flight gave false NOT_CAPTURED records).
+timeout 120 node "$W/../../bench/wrap/pings.mjs" 5000 -- "$BIN" wrap --out "$WORK/flood.out" \
+  --record "$WORK/flood.jsonl" -- node "$PX_SE_JS" stdio >"$WORK/flood.client" 2>"$WORK/flood.err"
+check "flood: 10,001 calls (5,000 one at a time, 5,000 written at once), every one RPC_SUCCESS" \
+  '[.[] | select(.kind == "exchange")] | length == 10001 and all(.outcome == "RPC_SUCCESS")' "$WORK/flood.out"
+readback flood
+
 # 7. --inject (docs/wrap.md "Fault injection"): what the real client sees for each rule, and the record.
 # isession NAME RULE SCENARIO... -- SERVER...: as session, with --inject RULE.
 isession() {
