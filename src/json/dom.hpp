@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mcptriage::json {
 
@@ -298,5 +299,19 @@ std::uint64_t hash_bytes(std::string_view bytes, std::uint64_t seed);
 /// the like, which do not make a call different). Equal canonical JSON gives equal hashes;
 /// different JSON gives equal hashes with a chance of about 2^-64 per pair.
 std::uint64_t canonical_hash(View value, bool skip_meta = false);
+
+/// Where a value is in a text: bytes [begin, end) from the text's start.
+struct TextRange {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+};
+
+/// The bytes of the value at `path` in `text`: from the root object, the member named `path[0]`
+/// (the first of that name), in it the member `path[1]`, and so on; for a string, the quotes
+/// included; for an array or object, its brackets; never the white space after it. For editing a
+/// file in place, keeping every byte around the value. `text` must be one valid JSON value
+/// (checked with Parser::parse first: this reads only as far as the path needs); nullopt when a
+/// member is missing or a step is not an object. Memory: a padded copy of `text`.
+std::optional<TextRange> member_value_range(std::string_view text, const std::vector<std::string_view>& path);
 
 }  // namespace mcptriage::json

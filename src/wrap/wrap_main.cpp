@@ -9,9 +9,12 @@
 
 #include <atomic>
 #include <chrono>
+#include <cctype>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <iostream>
 #include <mutex>
 #include <optional>
@@ -23,6 +26,7 @@
 #include "mcptriage/render.hpp"
 #include "proxy/recording.hpp"
 #include "triage/core.hpp"
+#include "wrap/host_config.hpp"
 #include "wrap/inject.hpp"
 #include "wrap/relay.hpp"
 #include "wrap/source.hpp"
@@ -52,6 +56,10 @@ struct Options {
   std::string report_otlp;
   std::vector<std::string> inject;
   std::vector<std::string> command;
+  std::string config;  ///< --config: a host's MCP configuration to edit instead of running a server
+  std::string server;
+  bool unwrap = false;
+  bool dry_run = false;
 };
 
 /// The pipe whose read end tells the relay threads to stop (a byte written, never read).
@@ -75,6 +83,88 @@ std::string human_bytes(std::size_t n) {
   if (n < 1024) return fmt::format("{} B", n);
   if (n < (std::size_t{1} << 20)) return fmt::format("{:.1f} KiB", static_cast<double>(n) / 1024.0);
   return fmt::format("{:.1f} MiB", static_cast<double>(n) / 1048576.0);
+}
+
+/// `wrap --config FILE --server NAME [--unwrap] [--dry-run] [OPTIONS]` (docs/wrap.md "In a host's
+/// configuration"): the options given besides these go into the entry, paths made absolute (the
+/// host starts servers in a directory of its own); --record defaults to
+/// $XDG_STATE_HOME/mcptriage/NAME.jsonl (~/.local/state when unset).
+template <class Usage>
+int config_main(const CLI::App& app, const Options& opt, Usage usage) {
+  if (opt.config.empty() || opt.server.empty()) return usage("--config FILE and --server NAME go together");
+  if (!opt.command.empty()) {
+    return usage("--config takes the server's command from the file: give no command after --");
+  }
+  if (opt.unwrap) {
+    // --unwrap takes no wrapper options: they would be dropped without a word.
+    for (const char* name : {"--out", "--tty", "--format", "--record", "--no-redact", "--summary", "--max-line",
+                             "--report-junit", "--report-tap", "--report-html", "--report-otlp", "--inject",
+                             "--explain", "--verbose"}) {
+      if (app.count(name) > 0) return usage(std::string("--unwrap takes no ") + name);
+    }
+  }
+  ConfigRequest req;
+  req.path = opt.config;
+  req.server = opt.server;
+  req.unwrap = opt.unwrap;
+  req.dry_run = opt.dry_run;
+  if (!opt.unwrap) {
+    std::error_code ec;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) return usage("cannot tell where this mcptriage is: " + ec.message());
+    req.wrapper = self.string();
+    auto absolute = [](const std::string& p) {
+      if (p.empty()) return p;
+      std::error_code e;
+      auto a = std::filesystem::absolute(p, e);
+      return e ? p : a.lexically_normal().string();
+    };
+    std::string record = absolute(opt.record);
+    if (record.empty()) {
+      const char* state = std::getenv("XDG_STATE_HOME");
+      const char* home = std::getenv("HOME");
+      std::filesystem::path dir;
+      if (state != nullptr && state[0] == '/') {
+        dir = std::filesystem::path(state) / "mcptriage";
+      } else if (home != nullptr && home[0] == '/') {
+        dir = std::filesystem::path(home) / ".local" / "state" / "mcptriage";
+      } else {
+        return usage("no HOME to put the recording in: give --record FILE.jsonl");
+      }
+      std::string file;
+      for (char c : opt.server) file += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '_';
+      record = (dir / (file + ".jsonl")).string();
+      if (!opt.dry_run) {
+        std::error_code e;
+        std::filesystem::create_directories(dir, e);
+        if (e) return usage("cannot create " + dir.string() + ": " + e.message());
+      }
+    }
+    auto& a = req.wrap_args;
+    a.insert(a.end(), {"--record", record});
+    if (!opt.out.empty()) a.insert(a.end(), {"--out", absolute(opt.out)});
+    if (!opt.tty.empty()) a.insert(a.end(), {"--tty", opt.tty});
+    if (!opt.format.empty()) a.insert(a.end(), {"--format", opt.format});
+    if (opt.no_redact) a.emplace_back("--no-redact");
+    if (opt.summary) a.emplace_back("--summary");
+    if (app.count("--max-line") > 0) a.insert(a.end(), {"--max-line", std::to_string(opt.max_line)});
+    const std::pair<const char*, const std::string*> reports[] = {{"--report-junit", &opt.report_junit},
+                                                                  {"--report-tap", &opt.report_tap},
+                                                                  {"--report-html", &opt.report_html},
+                                                                  {"--report-otlp", &opt.report_otlp}};
+    for (const auto& [flag, path] : reports) {
+      if (!path->empty()) a.insert(a.end(), {flag, absolute(*path)});
+    }
+    for (const std::string& rule : opt.inject) a.insert(a.end(), {"--inject", rule});
+    if (opt.explain) a.emplace_back("--explain");
+    if (opt.verbose) a.emplace_back("--verbose");
+  }
+  const int rc = edit_config_file(req, stdout, stderr);
+  if (rc == 0 && !opt.unwrap && !opt.dry_run) {
+    std::printf("Read the recording with: mcptriage %s\n",
+                escape_terminal(req.wrap_args[1]).c_str());
+  }
+  return rc;
 }
 
 }  // namespace
@@ -136,6 +226,13 @@ int wrap_main(int argc, char** argv) {
                  "delay=DURATION, drop, garbage-line, exit=CODE, slow-start=DURATION; WHEN: call=N[,M...], "
                  "method=NAME, tool=NAME (docs/wrap.md \"Fault injection\")")
       ->type_name("RULE");
+  app.add_option("--config", opt.config,
+                 "Instead of running a server: rewrite server --server of this host configuration (Claude Desktop, "
+                 "Cursor, VS Code) to run through the wrapper with these options, keeping a backup")
+      ->type_name("FILE");
+  app.add_option("--server", opt.server, "With --config: the server entry's name")->type_name("NAME");
+  app.add_flag("--unwrap", opt.unwrap, "With --config: restore the entry to run without the wrapper");
+  app.add_flag("--dry-run", opt.dry_run, "With --config: say what would change, write nothing");
   app.add_flag("--explain", opt.explain, "Table: under each row, what the reason means and what to do next");
   app.add_flag("-v,--verbose", opt.verbose, "Table: under each row, the record's warnings");
   auto usage = [](const std::string& why) {
@@ -149,7 +246,10 @@ int wrap_main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return usage(e.what());
   }
-  if (opt.command.empty()) return usage("no server to run: write mcptriage wrap [OPTIONS] -- COMMAND [ARGS...]");
+  const bool config_mode = !opt.config.empty() || !opt.server.empty() || opt.unwrap || opt.dry_run;
+  if (opt.command.empty() && !config_mode) {
+    return usage("no server to run: write mcptriage wrap [OPTIONS] -- COMMAND [ARGS...]");
+  }
   for (const std::string* r : {&opt.report_junit, &opt.report_tap, &opt.report_html, &opt.report_otlp, &opt.out}) {
     if (*r == "-") return usage("standard output is the host's protocol channel: write reports and records to a file");
   }
@@ -166,6 +266,7 @@ int wrap_main(int argc, char** argv) {
     if (!rule) return usage(rule.error());
     rules.push_back(std::move(*rule));
   }
+  if (config_mode) return config_main(app, opt, usage);
   std::optional<Injector> injector;
   if (!rules.empty()) injector.emplace(std::move(rules));
   set_redaction(!opt.no_redact);
