@@ -113,14 +113,17 @@ bool is_loopback(const net::ip::address& a) { return a.is_loopback(); }
 
 }  // namespace
 
-int proxy_main(int argc, char** argv) {
+int proxy_main(int argc, char** argv) { return run_proxy(argc, argv, nullptr); }
+
+int run_proxy(int argc, char** argv, const Front* front) {
   std::signal(SIGPIPE, SIG_IGN);
   Options opt;
-  CLI::App app{"mcptriage proxy: sits between an MCP client and its server (Streamable HTTP), forwards every\n"
+  const std::string prog = front ? front->program : std::string("mcptriage proxy");
+  CLI::App proxy_app{"mcptriage proxy: sits between an MCP client and its server (Streamable HTTP), forwards every\n"
                "exchange unchanged, classifies each as it completes (the live table, or JSON Lines), records them,\n"
                "injects faults on request, and reports what the client did after each failure.",
                "mcptriage proxy"};
-  app.footer(
+  proxy_app.footer(
       "Examples:\n"
       "  mcptriage proxy --upstream https://mcp.example.com/mcp            # listens on 127.0.0.1:8931\n"
       "  mcptriage proxy --listen 127.0.0.1:9000 --upstream http://127.0.0.1:3001/mcp \\\n"
@@ -134,9 +137,16 @@ int proxy_main(int argc, char** argv) {
       "Exit codes: 0 stopped; 1 an --expect or --fail-on was broken; 2 usage error; 3 cannot listen or record;\n"
       "130 stopped by SIGINT, 143 by SIGTERM, 129 by SIGHUP (1 wins when an expectation broke).\n"
       "Docs: docs/proxy.md.");
-  app.add_option("--upstream", opt.upstream, "The MCP server's URL (http:// or https://), e.g. http://127.0.0.1:3001/mcp")
-      ->type_name("URL")
-      ->required();
+  CLI::App front_app{front ? front->description : std::string(), prog};
+  if (front) front_app.footer(front->footer);
+  CLI::App& app = front ? front_app : proxy_app;
+  if (front) {
+    front->add_options(app);
+  } else {
+    app.add_option("--upstream", opt.upstream, "The MCP server's URL (http:// or https://), e.g. http://127.0.0.1:3001/mcp")
+        ->type_name("URL")
+        ->required();
+  }
   app.add_option("--listen", opt.listen,
                  "Address and port to listen on (default 127.0.0.1:8931; a port alone is on 127.0.0.1; 0 picks one)")
       ->type_name("ADDRESS:PORT");
@@ -152,9 +162,12 @@ int proxy_main(int argc, char** argv) {
   app.add_option("--watch", opt.watch,
                  "How long to watch the client after a failure for its next request, e.g. 30s (default 10s)")
       ->type_name("DURATION");
-  app.add_flag("--insecure", opt.insecure, "Do not check the https upstream's certificate (never by default)");
+  // A front's upstream is its own, on 127.0.0.1: these two are not shown for it.
+  app.add_flag("--insecure", opt.insecure, "Do not check the https upstream's certificate (never by default)")
+      ->group(front ? "" : "Options");
   app.add_option("--connect-timeout", opt.connect_timeout, "Time allowed to connect to the upstream (default 10s)")
-      ->type_name("DURATION");
+      ->type_name("DURATION")
+      ->group(front ? "" : "Options");
   app.add_option("--idle-timeout", opt.idle_timeout,
                  "Close a client connection that sends no request for this long (default 30s); a request body that "
                  "stops this long gets 408")
@@ -208,19 +221,21 @@ int proxy_main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "mcptriage proxy: error: " << escape_terminal(e.what()) << "\nRun 'mcptriage proxy --help' for usage.\n";
+    std::cerr << prog << ": error: " << escape_terminal(e.what()) << "\nRun '" << prog << " --help' for usage.\n";
     return kUsage;
   }
-  auto usage = [](const std::string& why) {
-    std::cerr << "mcptriage proxy: error: " << escape_terminal(why) << "\n";
+  auto usage = [&prog](const std::string& why) {
+    std::cerr << prog << ": error: " << escape_terminal(why) << "\n";
     return kUsage;
   };
   set_redaction(!opt.no_redact);
 
   ServerConfig config;
-  auto upstream = parse_upstream(opt.upstream);
-  if (!upstream) return usage(upstream.error());
-  config.upstream = *upstream;
+  if (!front) {
+    auto upstream = parse_upstream(opt.upstream);
+    if (!upstream) return usage(upstream.error());
+    config.upstream = *upstream;
+  }
   bool explicit_address = false;
   auto listen = parse_listen(opt.listen, explicit_address);
   if (!listen) return usage(listen.error());
@@ -287,7 +302,7 @@ int proxy_main(int argc, char** argv) {
   oo.report_otlp = opt.report_otlp;
   oo.now = topt.now;
   oo.reports_fail_alone = true;  // a report that cannot be written never stops the proxy
-  oo.program = "mcptriage proxy";
+  oo.program = prog;
   // Records are named after the recording, so that `mcptriage FILE` gives the same sources.
   std::string input_name = "proxy";
   for (const std::string& path : opt.record) {
@@ -303,15 +318,31 @@ int proxy_main(int argc, char** argv) {
   for (const std::string& path : opt.record) {
     auto r = Recording::open(path);
     if (!r) {
-      std::cerr << "mcptriage proxy: error: " << escape_terminal(r.error()) << "\n";
+      std::cerr << prog << ": error: " << escape_terminal(r.error()) << "\n";
       return kCannotRun;
     }
     recordings.push_back(std::move(*r));
   }
 
+  std::string serving;  // a front's upstream, in words
+  if (front) {
+    auto started = front->start();
+    if (!started) {
+      std::cerr << prog << ": error: " << escape_terminal(started.error()) << "\n";
+      return kCannotRun;
+    }
+    opt.upstream = started->first;
+    serving = started->second;
+    auto upstream = parse_upstream(opt.upstream);
+    if (!upstream) {
+      std::cerr << prog << ": error: " << escape_terminal(upstream.error()) << "\n";
+      return kCannotRun;
+    }
+    config.upstream = *upstream;
+  }
   if (!is_loopback(config.listen.address())) {
     // Only by an explicit address (a port alone is 127.0.0.1); said before binding.
-    std::cerr << "mcptriage proxy: warning: --listen " << escape_terminal(opt.listen)
+    std::cerr << prog << ": warning: --listen " << escape_terminal(opt.listen)
               << " is not a loopback address: anyone who can reach this machine can send requests to the upstream "
                  "through the proxy, with whatever credentials the upstream trusts\n";
   }
@@ -320,20 +351,20 @@ int proxy_main(int argc, char** argv) {
   RecordBudget budget(opt.record_memory);
   Server server(ioc, config, queue, budget);
   if (auto ok = server.listen(); !ok) {
-    std::cerr << "mcptriage proxy: error: " << escape_terminal(ok.error()) << "\n";
+    std::cerr << prog << ": error: " << escape_terminal(ok.error()) << "\n";
     return kCannotRun;
   }
   const tcp::endpoint bound = server.local_endpoint();
   const std::string host = bound.address().is_v6() ? "[" + bound.address().to_string() + "]" : bound.address().to_string();
   const std::string origin = fmt::format("http://{}:{}", host, bound.port());
   // Always said, --quiet or not: with --listen ADDRESS:0 it is how a script learns the port.
-  std::cerr << "mcptriage proxy: listening on " << origin << ", forwarding to " << escape_terminal(redact_url(opt.upstream))
-            << "\n";
+  std::cerr << prog << ": listening on " << origin << ", "
+            << (front ? serving : "forwarding to " + escape_terminal(redact_url(opt.upstream))) << "\n";
   if (!opt.quiet) {
-    std::cerr << "mcptriage proxy: point the client at " << origin << escape_terminal(config.upstream.path) << "\n";
-    for (const Rule& r : config.rules) std::cerr << "mcptriage proxy: --inject " << escape_terminal(r.text) << "\n";
+    std::cerr << prog << ": point the client at " << origin << escape_terminal(config.upstream.path) << "\n";
+    for (const Rule& r : config.rules) std::cerr << prog << ": --inject " << escape_terminal(r.text) << "\n";
     for (const auto& r : recordings) {
-      std::cerr << "mcptriage proxy: recording to " << escape_terminal(r->path())
+      std::cerr << prog << ": recording to " << escape_terminal(r->path())
                 << (opt.no_redact ? " (not redacted: --no-redact)" : " (credentials redacted)") << "\n";
     }
   }
@@ -381,7 +412,7 @@ int proxy_main(int argc, char** argv) {
     for (const auto& r : recordings) r->close();
     for (const auto& r : recordings) {
       if (!r->error().empty()) {
-        std::cerr << "mcptriage proxy: error: --record " << escape_terminal(r->path()) << ": " << r->error() << "\n";
+        std::cerr << prog << ": error: --record " << escape_terminal(r->path()) << ": " << r->error() << "\n";
       }
     }
     const Counts& counts = source.counts();
@@ -390,7 +421,7 @@ int proxy_main(int argc, char** argv) {
     if (output_error) {
       // Standard output closed (the reader went away): quietly, as offline; any other failure is exit 4.
       if (output_error->kind() == OutputError::Kind::failed) {
-        std::cerr << "mcptriage proxy: error: " << escape_terminal(output_error->what()) << "\n";
+        std::cerr << prog << ": error: " << escape_terminal(output_error->what()) << "\n";
         triage_status = kOutputFailed;
       }
       return;
@@ -437,7 +468,7 @@ int proxy_main(int argc, char** argv) {
       outputs.finish_records();
     } catch (const OutputError& e) {
       if (e.kind() == OutputError::Kind::failed) {
-        std::cerr << "mcptriage proxy: error: " << escape_terminal(e.what()) << "\n";
+        std::cerr << prog << ": error: " << escape_terminal(e.what()) << "\n";
         triage_status = kOutputFailed;
       }
       return;
@@ -455,7 +486,7 @@ int proxy_main(int argc, char** argv) {
   auto warn_unapplied = [&] {
     for (const Rule& r : config.rules) {
       if (injected_counts.contains(r.text)) continue;
-      std::cerr << "mcptriage proxy: warning: --inject " << escape_terminal(r.text)
+      std::cerr << prog << ": warning: --inject " << escape_terminal(r.text)
                 << " never applied: no request it applies to came (" << exchanges << " exchange(s))\n";
     }
   };
@@ -478,6 +509,11 @@ int proxy_main(int argc, char** argv) {
   std::signal(SIGHUP, SIG_DFL);
   triage_thread.join();
   warn_unapplied();
+  if (front) {
+    auto [said, failed] = front->finish();
+    if (!said.empty()) std::cerr << prog << ": " << escape_terminal(said) << "\n";
+    if (failed && triage_status == 0) triage_status = kExpectFailed;
+  }
   if (triage_status == kOutputFailed) return kOutputFailed;  // as offline: 4 wins over the rest
   if (triage_status != 0) return kExpectFailed;
   if (output_failed) return kOk;
