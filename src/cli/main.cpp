@@ -7,6 +7,7 @@
 #include "cli/run.hpp"
 #include "cli/stats.hpp"
 #include "proxy/proxy.hpp"
+#include "mock/mock.hpp"
 #include "wrap/wrap.hpp"
 
 #ifdef MCPTRIAGE_WITH_JEMALLOC
@@ -44,6 +45,9 @@ constexpr Command kCommands[] = {
     {"wrap", "runs a stdio MCP server between it and its host: relays, judges each message, records, says which "
              "call a crash or a stray stdout line broke (docs/wrap.md)",
      mcptriage::wrap::wrap_main},
+    {"mock", "serves recorded MCP exchanges again as a Streamable HTTP server: a recorded failure reproduced "
+             "without its server (docs/mock.md)",
+     mcptriage::mock::mock_main},
 };
 
 int triage(int argc, char** argv) { return mcptriage::cli::triage_main(argc, argv, kCommands); }

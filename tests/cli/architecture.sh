@@ -2,7 +2,7 @@
 # The include rules of ARCHITECTURE.md, checked by grepping #include lines and calls:
 #   1. only src/json/ includes simdjson.h;
 #   2. src/capture/ never includes classify/, render/ or session/ (their folders or public headers);
-#   3. only src/cli/, src/io/, src/proxy/ and src/wrap/ touch files, sockets, the environment or the standard
+#   3. only src/cli/, src/io/, src/proxy/, src/wrap/ and src/mock/ touch files, sockets, the environment or the standard
 #      streams;
 #   4. a folder includes the internal headers of its own folder and of folders below it only,
 #      in the order of ARCHITECTURE.md's table (data flows one way).
@@ -21,11 +21,11 @@ simdjson_allowed="
 # src/redact/, below capture).
 capture_allowed="
 "
-# 3. System access outside cli/, io/, proxy/ and wrap/: none today. Entries: "FILE PATTERN-NAME".
+# 3. System access outside cli/, io/, proxy/, wrap/ and mock/: none today. Entries: "FILE PATTERN-NAME".
 system_allowed="
 "
 # 4. The folders, lowest first (ARCHITECTURE.md); planned ones included.
-order="json http redact verdict sse jsonrpc capture mcp classify advice session auth render report stats io triage proxy wrap cli"
+order="json http redact verdict sse jsonrpc capture mcp classify advice session auth render report stats io triage proxy wrap mock cli"
 
 sources=$(find src include -name '*.cpp' -o -name '*.hpp' | sort)
 listed() { grep -qxF -- "$2" <<<"$1"; }
@@ -76,11 +76,11 @@ declare -A patterns=(
 for what in "${!patterns[@]}"; do
   bad=""
   for f in $sources; do
-    case $f in src/cli/*|src/io/*|src/proxy/*|src/wrap/*) continue ;; esac
+    case $f in src/cli/*|src/io/*|src/proxy/*|src/wrap/*|src/mock/*) continue ;; esac
     code_of "$f" | grep -qE -- "${patterns[$what]}" || continue
     listed "$system_allowed" "$f $what" || bad+=" $f"
   done
-  check "only cli/, io/, proxy/ and wrap/ touch $what (also:${bad:- none})" test -z "$bad"
+  check "only cli/, io/, proxy/, wrap/ and mock/ touch $what (also:${bad:- none})" test -z "$bad"
 done
 
 # --- 4 ---------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ help_opts=$("$bin" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
 # In roff, a dash is written \-; undo that before looking for options. The PROXY section
 # documents `mcptriage proxy` and is checked against `mcptriage proxy --help`.
 page=$(sed 's/\\-/-/g' "$root/docs/mcptriage.1")
-man_opts=$(awk '/^\.SH (PROXY|WRAP|STATS)/ {skip = 1; next} /^\.SH / {skip = 0} !skip' <<<"$page" | grep -E '^\.(TP|B|BR|BI)|^\.B' | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+man_opts=$(awk '/^\.SH (PROXY|WRAP|MOCK|STATS)/ {skip = 1; next} /^\.SH / {skip = 0} !skip' <<<"$page" | grep -E '^\.(TP|B|BR|BI)|^\.B' | grep -oE -- '--[a-z][a-z-]+' | sort -u)
 for o in $help_opts; do
   check "man page documents $o" grep -qx -- "$o" <<<"$man_opts"
 done
