@@ -8,6 +8,7 @@
 #include "cli/stats.hpp"
 #include "proxy/proxy.hpp"
 #include "mock/mock.hpp"
+#include "mock/replay.hpp"
 #include "wrap/wrap.hpp"
 
 #ifdef MCPTRIAGE_WITH_JEMALLOC
@@ -48,6 +49,9 @@ constexpr Command kCommands[] = {
     {"mock", "serves recorded MCP exchanges again as a Streamable HTTP server: a recorded failure reproduced "
              "without its server (docs/mock.md)",
      mcptriage::mock::mock_main},
+    {"replay", "sends the calls of a recording again to a server, with edits, and prints each new verdict beside the "
+               "recorded one (docs/mock.md)",
+     mcptriage::mock::replay_main},
 };
 
 int triage(int argc, char** argv) { return mcptriage::cli::triage_main(argc, argv, kCommands); }

@@ -8,7 +8,7 @@ help_opts=$("$bin" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
 # In roff, a dash is written \-; undo that before looking for options. The PROXY section
 # documents `mcptriage proxy` and is checked against `mcptriage proxy --help`.
 page=$(sed 's/\\-/-/g' "$root/docs/mcptriage.1")
-man_opts=$(awk '/^\.SH (PROXY|WRAP|MOCK|STATS)/ {skip = 1; next} /^\.SH / {skip = 0} !skip' <<<"$page" | grep -E '^\.(TP|B|BR|BI)|^\.B' | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+man_opts=$(awk '/^\.SH (PROXY|WRAP|MOCK|REPLAY|STATS)/ {skip = 1; next} /^\.SH / {skip = 0} !skip' <<<"$page" | grep -E '^\.(TP|B|BR|BI)|^\.B' | grep -oE -- '--[a-z][a-z-]+' | sort -u)
 for o in $help_opts; do
   check "man page documents $o" grep -qx -- "$o" <<<"$man_opts"
 done
@@ -29,6 +29,7 @@ section_sync() {
 }
 section_sync proxy PROXY
 section_sync wrap WRAP
+section_sync replay REPLAY
 # Subcommands: the triage --help lists the table of src/cli/main.cpp; each row's own --help works,
 # and the man page names each (a row added without docs fails here).
 subcommands=$("$bin" --help | sed -n '/^Subcommands/,/^$/p' | sed -nE 's/^  ([a-z][a-z-]*)  .*/\1/p')

@@ -7,6 +7,7 @@
 
 #include "mcptriage/capture.hpp"
 #include "mock/book.hpp"
+#include "mock/replay.hpp"
 
 namespace mcptriage::mock {
 namespace {
@@ -158,6 +159,49 @@ TEST(MockBook, WithIdAndFirstDifference) {
   EXPECT_EQ(first_difference(R"({"a":[1,2]})", R"({"a":[1]})"), "/a/1: recorded 2, not sent");
   EXPECT_EQ(first_difference(R"({"a":1,"_meta":{"x":1}})", R"({"a":1})"), "");
   EXPECT_EQ(first_difference(R"({"a":1})", R"({"a":1,"b":true})"), "/b: not recorded, sent true");
+}
+
+}  // namespace
+}  // namespace mcptriage::mock
+
+namespace mcptriage::mock {
+namespace {
+
+TEST(MockReplay, SelectorsEditsAndSafety) {
+  EXPECT_EQ(parse_selector("tool=echo")->kind, Selector::Kind::tool);
+  EXPECT_EQ(parse_selector("#4")->index, 4u);
+  EXPECT_EQ(parse_selector("method=tools/list")->text, "tools/list");
+  EXPECT_FALSE(parse_selector("echo"));
+  RecordedCall c;
+  c.index = 4;
+  c.method = "tools/call";
+  c.tool = "echo";
+  EXPECT_TRUE(selected(c, {*parse_selector("tool=echo")}));
+  EXPECT_TRUE(selected(c, {*parse_selector("method=ping"), *parse_selector("4")}));
+  EXPECT_FALSE(selected(c, {*parse_selector("tool=add")}));
+
+  auto e = parse_edit("/params/arguments/a=1");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->value_json, "1");
+  EXPECT_EQ(parse_edit("/params/arguments/m=hello there")->value_json, "\"hello there\"");
+  EXPECT_EQ(parse_edit("/a~1b~0c=true")->path, (std::vector<std::string>{"a/b~c"}));
+  EXPECT_FALSE(parse_edit("params/a=1"));
+  EXPECT_FALSE(parse_edit("/a~2=1"));
+  const std::string body = R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":"x"}}})";
+  EXPECT_EQ(*apply_edit(body, *e), R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1}}})");
+  EXPECT_EQ(*apply_edit(body, *parse_edit("/params/arguments/b=2")),
+            R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"b":2,"a":"x"}}})");
+  EXPECT_FALSE(apply_edit(body, *parse_edit("/params/nothing/b=2")));
+  EXPECT_EQ(*apply_edit(R"({"params":{}})", *parse_edit("/params/x=1")), R"({"params":{"x":1}})");
+
+  std::map<std::string, ToolHints> tools;
+  EXPECT_TRUE(unsafe_reason(c, tools));
+  tools["echo"].read_only = true;
+  EXPECT_FALSE(unsafe_reason(c, tools));
+  tools["echo"] = ToolHints{false, false};
+  EXPECT_TRUE(unsafe_reason(c, tools));
+  c.method = "tools/list";
+  EXPECT_FALSE(unsafe_reason(c, tools));
 }
 
 }  // namespace

@@ -107,7 +107,37 @@ stop_mock
 if grep -q '"id":"abc-1"' "$WORK/ids.body"; then ok "ids: the recorded initialize answered with the new request's id"
 else not_ok "ids" "$(one_line "$WORK/ids.body")"; fi
 
-# 6. Bad recordings: exit 3, a clear error, nothing listens.
+# 6. replay: the recorded calls sent again to the real server; the bad get-sum call, edited, succeeds.
+"$BIN" replay "$WORK/rec.jsonl" --upstream "$SE_URL" -f jsonl >"$WORK/replay-all.out" 2>"$WORK/replay-all.err"
+rc=$?
+check "replay: every recorded call sent again to the real server keeps its verdict (exit $rc)" \
+  "$rc == 0 and ([.[] | select(.kind == \"replay\" and .replayed)] | length >= 5 and all(.changed | not)) and (last | .kind == \"replay_summary\" and .changed == 0)" "$WORK/replay-all.out"
+"$BIN" replay "$WORK/rec.jsonl" --upstream "$SE_URL" -f jsonl --only tool=get-sum \
+  --set /params/arguments/a=1 --set /params/arguments/b=2 >"$WORK/replay-edit.out" 2>"$WORK/replay-edit.err"
+if jq -e -s 'any(.[]; .kind == "replay" and .not_sent)' "$WORK/replay-edit.out" >/dev/null; then
+  check "replay: get-sum, not marked read-only or idempotent, is not sent without --allow-unsafe" \
+    'any(.[]; .kind == "replay" and .tool == "get-sum" and (.not_sent | contains("--allow-unsafe")))' "$WORK/replay-edit.out"
+  "$BIN" replay "$WORK/rec.jsonl" --upstream "$SE_URL" -f jsonl --only tool=get-sum --allow-unsafe \
+    --set /params/arguments/a=1 --set /params/arguments/b=2 >"$WORK/replay-edit.out" 2>"$WORK/replay-edit.err"
+fi
+check "replay --set: the recorded TOOL_ERROR of get-sum is TOOL_SUCCESS with a=1, b=2, and the comparison says it changed" \
+  '[.[] | select(.kind == "replay")] | length == 1 and (.[0] | .tool == "get-sum" and .edited and .recorded.outcome == "TOOL_ERROR" and .replayed.outcome == "TOOL_SUCCESS" and .changed)' "$WORK/replay-edit.out"
+"$BIN" replay "$WORK/rec.jsonl" --upstream "$SE_URL" -f table --only method=tools/list >"$WORK/replay-table.out" 2>&1
+grep -q "tools/list .*RPC_SUCCESS rpc_success .*RPC_SUCCESS rpc_success" "$WORK/replay-table.out" \
+  && grep -q "1 call(s) sent again, 0 verdict(s) changed" "$WORK/replay-table.out" \
+  && ok "replay -f table: the recorded and replayed verdicts side by side" || not_ok "replay table" "$(one_line "$WORK/replay-table.out")"
+"$BIN" replay "$WORK/rec.jsonl" --upstream "$SE_URL" --only tool=nothing-like-it >/dev/null 2>"$WORK/replay-none.err"
+rc=$?
+[[ $rc == 3 ]] && grep -q "no recorded call matches --only" "$WORK/replay-none.err" && ok "replay --only matching nothing: exit 3" \
+  || not_ok "replay --only none" "exit $rc: $(one_line "$WORK/replay-none.err")"
+"$BIN" replay "$WORK/rec.jsonl" --upstream http://127.0.0.1:1/mcp >/dev/null 2>"$WORK/replay-down.err"
+rc=$?
+[[ $rc == 3 ]] && grep -q "cannot connect" "$WORK/replay-down.err" && ok "replay to a server that is not there: exit 3" \
+  || not_ok "replay down" "exit $rc: $(one_line "$WORK/replay-down.err")"
+"$BIN" replay "$WORK/rec.jsonl" --upstream "$SE_URL" --set 'params/x=1' >/dev/null 2>&1
+[[ $? == 2 ]] && ok "replay --set without a pointer: usage error" || not_ok "replay --set usage" "accepted"
+
+# 7. Bad recordings: exit 3, a clear error, nothing listens.
 bad() {
   local label=$1 file=$2 says=$3
   "$BIN" mock --listen 127.0.0.1:0 "$file" </dev/null >/dev/null 2>"$WORK/bad.err" &
