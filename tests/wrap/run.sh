@@ -254,7 +254,7 @@ readback ins-exit
 # `notifications/message` lines after initialize, and bench/wrap/stream.mjs (the host) reads them
 # through the wrapper with --out and --record, sampling the wrapper's VmHWM. Found with this
 # check: the judging took everything waiting at once, so the peak grew with how far it was behind
-# the relay (75 to 88 MB after 20 MB streamed, 281 to 382 MB after 100 MB, 556 MB after 1 GB).
+# the relay (74 to 87 MiB after 20 MB streamed, 275 to 382 MiB after 100 MB, 451 to 562 MiB after 1 GB).
 for mb in 20 100; do
   timeout 120 node "$W/../../bench/wrap/stream.mjs" -- "$BIN" wrap --out "$WORK/stream$mb.out" --record "$WORK/stream$mb.jsonl" \
     -- node "$W/servers/stream_server.cjs" "${mb}000000" >"$WORK/stream$mb.host" 2>"$WORK/stream$mb.err"
