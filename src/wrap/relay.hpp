@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -38,10 +39,11 @@ struct Event {
 /// forwarded them; only their records wait), and one wait() hands over at most `max_take` of them,
 /// so that memory stays flat whatever the server streams: what the triage thread holds at once
 /// (the events, the block of recording lines made of them, its entries and records) follows
-/// `max_take`, not how far the judging is behind the relay.
+/// `max_take` (default: all that waits), not how far the judging is behind the relay.
 class EventQueue {
  public:
-  EventQueue(std::size_t max_bytes, std::size_t max_take) : max_bytes_(max_bytes), max_take_(max_take) {}
+  explicit EventQueue(std::size_t max_bytes, std::size_t max_take = std::numeric_limits<std::size_t>::max())
+      : max_bytes_(max_bytes), max_take_(max_take) {}
   void push(Event e);
   /// No more events: wait() returns false once the queue is empty.
   void close();
