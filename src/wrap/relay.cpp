@@ -17,10 +17,18 @@ std::int64_t now_unix_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
+namespace {
+
+/// What an event weighs in the queue's bound: its line and itself (a short line costs more than
+/// its bytes).
+std::size_t weight(const Event& e) { return e.bytes.size() + sizeof(Event); }
+
+}  // namespace
+
 void EventQueue::push(Event e) {
   std::unique_lock lock(mu_);
   room_.wait(lock, [&] { return bytes_ < max_bytes_ || closed_; });
-  bytes_ += e.bytes.size();
+  bytes_ += weight(e);
   events_.push_back(std::move(e));
   ready_.notify_one();
 }
@@ -35,8 +43,13 @@ void EventQueue::close() {
 bool EventQueue::wait(std::deque<Event>& out) {
   std::unique_lock lock(mu_);
   ready_.wait(lock, [&] { return !events_.empty() || closed_; });
-  out.swap(events_);
-  bytes_ = 0;
+  std::size_t taken = 0;
+  while (!events_.empty() && (taken == 0 || taken + weight(events_.front()) <= max_take_)) {
+    taken += weight(events_.front());
+    out.push_back(std::move(events_.front()));
+    events_.pop_front();
+  }
+  bytes_ -= taken;
   room_.notify_all();
   return !(closed_ && out.empty());
 }

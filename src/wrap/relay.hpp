@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -34,15 +35,20 @@ struct Event {
 };
 
 /// Events from the relay threads to the triage thread. Bounded: a push waits while `max_bytes` of
-/// lines wait to be judged (the relay has already forwarded them; only their records wait), so
-/// that memory stays flat whatever the server streams.
+/// events (their lines and the events themselves) wait to be judged (the relay has already
+/// forwarded them; only their records wait), and one wait() hands over at most `max_take` of them,
+/// so that memory stays flat whatever the server streams: what the triage thread holds at once
+/// (the events, the block of recording lines made of them, its entries and records) follows
+/// `max_take` (default: all that waits), not how far the judging is behind the relay.
 class EventQueue {
  public:
-  explicit EventQueue(std::size_t max_bytes) : max_bytes_(max_bytes) {}
+  explicit EventQueue(std::size_t max_bytes, std::size_t max_take = std::numeric_limits<std::size_t>::max())
+      : max_bytes_(max_bytes), max_take_(max_take) {}
   void push(Event e);
   /// No more events: wait() returns false once the queue is empty.
   void close();
-  /// Waits for events (or the close); moves them all into `out`. False when closed and empty.
+  /// Waits for events (or the close); moves the oldest into `out`, at least one and at most
+  /// `max_take` bytes of them. False when closed and empty.
   bool wait(std::deque<Event>& out);
 
  private:
@@ -52,6 +58,7 @@ class EventQueue {
   std::deque<Event> events_;
   std::size_t bytes_ = 0;
   std::size_t max_bytes_;
+  std::size_t max_take_;
   bool closed_ = false;
 };
 

@@ -8,6 +8,8 @@ set -uo pipefail
 PX_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PX_ROOT=$(cd "$PX_DIR/../.." && pwd)
 PX_SE_JS=$PX_DIR/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+# The MCP Inspector (1.0.3); its --cli mode is the Inspector CLI (tests/wrap/run.sh).
+PX_INSPECTOR_JS=$PX_DIR/node_modules/@modelcontextprotocol/inspector/cli/build/cli.js
 PX_CLIENTS=$PX_DIR/clients
 PX_PASS=0
 PX_FAIL=0
@@ -27,7 +29,11 @@ px_setup() {
   local t
   for t in node npm jq curl timeout; do command -v "$t" >/dev/null 2>&1 || px_die "'$t' is needed and not installed"; done
   [[ -x $BIN ]] || px_die "$BIN is not an executable"
-  if [[ ! -f $PX_SE_JS || ! -d $PX_DIR/node_modules/@modelcontextprotocol/inspector-cli ]]; then
+  if [[ ! -f $PX_SE_JS || ! -f $PX_INSPECTOR_JS ]]; then
+    if ! timeout 20 npm view --fetch-retries=0 @modelcontextprotocol/inspector@1.0.3 version >/dev/null 2>&1; then
+      echo "SKIP: the npm registry is unreachable: the pinned clients and server (package-lock.json in $PX_DIR) cannot be installed, $(basename "$0") did not run"
+      exit 77
+    fi
     echo "# installing the pinned clients and server: npm ci in $PX_DIR" >&2
     (cd "$PX_DIR" && npm ci --no-audit --no-fund) >&2 || px_die "npm ci failed"
   fi

@@ -782,6 +782,32 @@ TEST(WrapRelay, PumpCopiesEveryByteAndHandsOverLines) {
   EXPECT_EQ(events[2].bytes, "last");
 }
 
+TEST(WrapRelay, TheQueueHandsOverAtMostMaxTakeAtATime) {
+  // Found with 1 GB of notifications (docs/wrap.md "Performance"): the triage thread took all that
+  // waited at once, and the wrapper's peak RSS grew with how far the judging was behind.
+  const std::size_t one = 10 + sizeof(wrap::Event);  // what an event of a 10-byte line weighs
+  wrap::EventQueue queue(1 << 20, 2 * one);
+  for (int i = 0; i < 5; ++i) {
+    wrap::Event e;
+    e.bytes = std::string(9, 'a') + std::to_string(i);
+    queue.push(std::move(e));
+  }
+  wrap::Event big;
+  big.bytes = std::string(3 * one, 'b');  // more than max_take alone: still handed over
+  queue.push(std::move(big));
+  queue.close();
+  std::vector<std::size_t> sizes;
+  std::string order;
+  std::deque<wrap::Event> events;
+  while (queue.wait(events)) {
+    sizes.push_back(events.size());
+    for (const wrap::Event& e : events) order += e.bytes.back();
+    events.clear();
+  }
+  EXPECT_EQ(sizes, (std::vector<std::size_t>{2, 2, 1, 1}));
+  EXPECT_EQ(order, "01234b");
+}
+
 // `mcptriage wrap --inject` (src/wrap/inject.cpp, docs/wrap.md "Fault injection").
 std::vector<Rule> stdio_rules(std::initializer_list<const char*> texts) {
   std::vector<Rule> out;
