@@ -175,15 +175,17 @@ void JsonLinesReader::read_joined(View root, std::size_t first, std::size_t last
   }
 }
 
-std::string JsonLinesReader::broken_text(bool host, std::string_view what, const Item& it) {
+std::string JsonLinesReader::broken_text(bool host, std::string_view what, const Item& it, bool answers_call) {
   return std::string(host ? "the host wrote " : "the server wrote ") + std::string(what) + " over " +
          std::to_string(it.broken_lines) + " lines (lines " + std::to_string(it.line) + " to " +
          std::to_string(it.last_line) +
          "), not on one: stdio messages MUST NOT contain embedded newlines (MCP 2025-11-25 transports, stdio); a "
          "strict " +
          (host ? "server parses none of the lines (and may answer each with -32700 Parse error)"
-               : "host parses none of the lines (the TypeScript SDK client 1.32.2 reports an error for each to "
-                 "onerror, drops it, and times out the call it answered: -32001)");
+               : answers_call ? "host parses none of the lines (the TypeScript SDK client 1.32.2 reports an error for "
+                                "each to onerror, drops it, and times out the call: -32001)"
+                              : "host parses none of the lines (the TypeScript SDK client 1.32.2 reports an error for "
+                                "each to onerror and drops it)");
 }
 
 void JsonLinesReader::add_broken_entry(Item& it, std::string_view what) {
@@ -192,7 +194,7 @@ void JsonLinesReader::add_broken_entry(Item& it, std::string_view what) {
   p.answered = true;
   p.time = it.time;
   p.stdio = StdioEnd::broken_message;
-  p.stdio_detail = broken_text(it.side == Side::client, what, it) + "; the message is lost";
+  p.stdio_detail = broken_text(it.side == Side::client, what, it, false) + "; the message is lost";
   p.body = it.message.value_or("");
   p.warnings = std::move(it.proxy_warnings);
   add(std::move(p));

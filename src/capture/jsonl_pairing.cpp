@@ -159,7 +159,7 @@ void JsonLinesReader::handle_client(Item it) {
   if (it.stdio == Item::Stdio::message) p.warnings = std::move(it.proxy_warnings);  // --inject (a wrap recording)
   if (it.broken_lines > 0) {
     p.broken_lines = it.broken_lines;
-    p.broken_detail = broken_text(true, request ? "this request" : "this message", it);
+    p.broken_detail = broken_text(true, request ? "this request" : "this message", it, false);
   }
   p.opened_at = request ? clock_ - 1 : clock_;
   p.open_before = open_.size();
@@ -286,7 +286,7 @@ void JsonLinesReader::fill_reply(Pending& p, Item& it, bool attach_stream) {
     // A reply broken over lines (docs/formats.md "A message broken over lines").
     p.broken_lines = std::max(p.broken_lines, it.broken_lines);
     p.reply_over_lines = true;
-    std::string reply = broken_text(it.side == Side::client, "this response", it);
+    std::string reply = broken_text(it.side == Side::client, "this response", it, true);
     p.broken_detail = p.broken_detail.empty() ? std::move(reply) : p.broken_detail + "; " + reply;
   }
   if (it.stdio == Item::Stdio::message && p.time.started_unix_ns && it.time.started_unix_ns &&

@@ -51,9 +51,10 @@ constexpr std::size_t kPairWindowLines = 4096;
 constexpr std::size_t kMaxOpenRequests = 16 * kPairWindowLines;
 
 /// A message broken over lines (docs/formats.md "A message broken over lines") is joined back
-/// from at most this many lines and bytes; past either, its lines are judged one by one. The
-/// bytes are those of a message on one line by default (mcptriage wrap --max-line 16M would give
-/// more than a log read in blocks re-reads: 8 blocks), the lines the pairing window's.
+/// from at most this many lines and bytes (its LFs included); past either, its lines are judged
+/// one by one. The lines are the pairing window's; the bytes stay within the 8 blocks (512 KiB
+/// each) that a log read in blocks reads again for a line that waits, so that a join never makes
+/// it hold the rest of the log.
 constexpr std::size_t kJoinMaxLines = kPairWindowLines;
 constexpr std::size_t kJoinMaxBytes = std::size_t{4} << 20;
 
@@ -477,8 +478,9 @@ class JsonLinesReader {
   void end_join();
   /// The message the join completed, read as one line would be.
   void read_joined(View root, std::size_t first, std::size_t last, std::size_t count);
-  /// The detail of a message broken over lines: `what` (e.g. "this response") from the sender.
-  static std::string broken_text(bool host, std::string_view what, const Item& it);
+  /// The detail of a message broken over lines: `what` (e.g. "this response") from the sender;
+  /// `answers_call`: a reply, whose call a host then times out.
+  static std::string broken_text(bool host, std::string_view what, const Item& it, bool answers_call);
   /// An entry of its own for a broken message that answers nothing (StdioEnd::broken_message).
   void add_broken_entry(Item& it, std::string_view what);
 
