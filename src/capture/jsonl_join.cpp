@@ -51,7 +51,12 @@ bool JsonLinesReader::join_line(std::string_view text, std::size_t line_no, std:
   if (!join_.lines.empty()) {
     const bool fits = join_.stdio == stdio && join_.side == side && join_.lines.size() < kJoinMaxLines &&
                       join_.text.size() + 1 + text.size() <= kJoinMaxBytes;
-    if (!fits) end_join();
+    if (!fits) {
+      // The line that ends a join starts none: it is judged alone, so nothing waits after it
+      // (a log read in blocks is cut there; docs/performance.md), however the lines go on.
+      end_join();
+      return false;
+    }
   }
   const bool start = join_.lines.empty();
   if (start) {
