@@ -233,6 +233,40 @@ TEST(JsonLinesJoin, AMessageLargerThanTheBoundIsJudgedLineByLine) {
   EXPECT_EQ(exs[0].broken_lines, 0u);
 }
 
+TEST(JsonLinesJoin, ALinesStreamJoinsAMessageSplitAcrossItsBlocks) {
+  // A followed log (LinesStream, as --follow and mcptriage wrap read): the reply comes in blocks
+  // of 1, 2, 3 and 5 lines, so that its lines are split across reads; the stream gives what one
+  // read gives, and waits (not quiet) while a message is being joined.
+  const std::string text = stream_with_pretty_reply();
+  const auto whole = read_text(text);
+  for (std::size_t per : {1u, 2u, 3u, 5u}) {
+    mcptriage::LinesStream stream("log.jsonl", {});
+    std::vector<Exchange> got;
+    bool waited_inside = false;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+      std::size_t end = pos;
+      for (std::size_t n = 0; n < per && end < text.size(); ++n) end = text.find('\n', end) + 1;
+      auto block = stream.read(std::string_view(text).substr(pos, end - pos), false, end == text.size());
+      ASSERT_TRUE(block) << block.error().message;
+      for (auto& ex : block->exchanges) got.push_back(std::move(ex));
+      const std::string_view last_line = std::string_view(text).substr(0, end - 1).substr(text.rfind('\n', end - 2) + 1);
+      if (last_line == "  \"jsonrpc\": \"2.0\",") waited_inside = waited_inside || !stream.quiet();
+      pos = end;
+    }
+    ASSERT_EQ(got.size(), whole.size()) << per;
+    for (std::size_t i = 0; i < whole.size(); ++i) {
+      EXPECT_EQ(got[i].response.body, whole[i].response.body) << per << " " << i;
+      EXPECT_EQ(got[i].broken_lines, whole[i].broken_lines) << per << " " << i;
+      EXPECT_EQ(got[i].broken_detail, whole[i].broken_detail) << per << " " << i;
+      EXPECT_EQ(got[i].line, whole[i].line) << per << " " << i;
+    }
+    if (per == 1) {
+      EXPECT_TRUE(waited_inside) << "a join waits for its later lines";
+    }
+  }
+}
+
 TEST(JsonLinesJoin, RowModeKeepsARowPerLine) {
   mcptriage::CaptureOptions rows;
   rows.rows = true;
