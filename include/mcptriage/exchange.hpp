@@ -126,8 +126,9 @@ enum class LiveEnd {
 };
 
 /// What the stdio wrapper (`mcptriage wrap`, docs/wrap.md) saw of an exchange that no message
-/// says: set by the JSON Lines reader on the entries of a wrap recording only (docs/formats.md
-/// "Recordings of mcptriage wrap"). The classifier then names it (docs/classification.md).
+/// says: set by the JSON Lines reader on the entries of a wrap recording (docs/formats.md
+/// "Recordings of mcptriage wrap"), and `broken_message` on those of any message stream. The
+/// classifier then names it (docs/classification.md).
 enum class StdioEnd {
   none,
   /// A line the server wrote on its standard output that is no JSON-RPC message (a log line):
@@ -140,6 +141,11 @@ enum class StdioEnd {
   /// The host closed the server's standard input (the stdio shutdown, MCP lifecycle) with the
   /// request unanswered, and the server exited without answering it.
   shutdown_in_flight,
+  /// A JSON-RPC message that answers nothing (a notification, a server request, the client's
+  /// answer to one) came broken over several lines (docs/formats.md "A message broken over
+  /// lines"): the entry is that message, `stdio_detail` says how. MCP 2025-11-25 transports, stdio:
+  /// messages MUST NOT contain embedded newlines.
+  broken_message,
 };
 
 /// When the parts of an exchange read live arrived: milliseconds from its first byte
@@ -188,6 +194,14 @@ struct Exchange {
   /// With `stdio`: what the classifier puts in the verdict's detail (the line's first bytes; the
   /// server's exit status and the last lines of its standard error).
   std::string stdio_detail = {};
+  /// A message stream (stdio framing): the request or the reply of this exchange came broken over
+  /// this many lines (2 or more), which the JSON Lines reader joined back (docs/formats.md "A
+  /// message broken over lines"); 0: each came on one line. The classifier judges the joined
+  /// message, then gives MALFORMED_JSON `message_over_lines` (what a host could parse decides).
+  std::size_t broken_lines = 0;
+  /// With `broken_lines`: which message, its lines, and what a strict host does with it (the
+  /// start of the verdict's detail).
+  std::string broken_detail = {};
 };
 
 /// Where a record comes from, as integers: the input of the run, the exchange in it, and the

@@ -127,6 +127,7 @@ enum class Reason : std::uint8_t {
   too_deep,
   too_large,
   stdout_not_jsonrpc,
+  message_over_lines,
   // INVALID_ENVELOPE
   not_an_object,
   batch_not_allowed,

@@ -27,6 +27,7 @@ json::Parser& JsonLinesReader::thread_parser(int which) {
 void JsonLinesReader::handle_line(std::string_view line, std::size_t line_no) {
   auto parsed = parser_.parse(line, padded_);
   if (!parsed) {
+    if (join_line(line, line_no, parsed.error().message, nullptr)) return;  // a message broken over lines
     add_skip(line_no, SkipReason::invalid_line,
              "line " + std::to_string(line_no) + " is not valid JSON (" + std::string(parsed.error().message) + ")",
              /*not_json=*/true);
@@ -37,11 +38,18 @@ void JsonLinesReader::handle_line(std::string_view line, std::size_t line_no) {
     if (auto key = root.get(options_.key_field)) line_keys_.emplace(line_no, key->is_string() ? std::string(*key->string()) : json::minified(*key));
   }
   if (!root.is_object() && !root.is_array()) {
+    // A scalar (the last item of an array pretty-printed one per line) may be part of a message
+    // broken over lines; a line that is an object or an array alone never is.
+    if (!join_.lines.empty() && join_line(line, line_no, {}, nullptr)) return;
     add_skip(line_no, SkipReason::invalid_line, "line " + std::to_string(line_no) + " is not a JSON object");
     return;
   }
   Item item = read_item(root, line, line_no);
   if (item.wrapped) any_wrapped_ = true;
+  if (item.stdio == Item::Stdio::text && !item.stdio_cut && stdio_line_joins(item)) {
+    if (join_line(item.stdio_text, line_no, {}, &item)) return;  // a message broken over lines
+  }
+  end_join();  // any other line ends a message broken over lines
   if (item.stdio != Item::Stdio::none && item.stdio != Item::Stdio::message) return handle_stdio(std::move(item));
   switch (item.side) {
     case Side::full: return handle_full(std::move(item));

@@ -96,6 +96,7 @@ std::expected<std::vector<Exchange>, CaptureError> JsonLinesReader::read_more(st
   if (!line_keys_.empty()) {
     std::size_t keep_from = pending_.empty() ? line_no_ + 1 : pending_[pending_.base()].first_line;
     if (!stream_.empty()) keep_from = std::min(keep_from, stream_first_line_);
+    if (!join_.lines.empty()) keep_from = std::min(keep_from, join_.lines.front().line);
     line_keys_.erase(line_keys_.begin(), line_keys_.lower_bound(keep_from));
   }
   return out;

@@ -35,8 +35,9 @@ void JsonLinesReader::read_line(std::string_view line, std::size_t line_no) {
   sent_request_ = false;
   if (!is_blank(line)) {
     handle_line(trim_line(line), line_no);
-  } else if (options_.rows) {
-    add_skip(line_no, SkipReason::invalid_line, "line " + std::to_string(line_no) + " is blank");
+  } else {
+    end_join();  // a blank line ends a message broken over lines
+    if (options_.rows) add_skip(line_no, SkipReason::invalid_line, "line " + std::to_string(line_no) + " is blank");
   }
   if (!sent_request_) ++clock_;
 }
@@ -46,6 +47,7 @@ std::optional<JsonLinesReader::Cut> JsonLinesReader::cut_at_first_waiting(std::s
   const std::size_t first_open = *open_.begin();
   if (first_open == 0) return std::nullopt;
   Cut at{first_open, pending_[first_open].first_line, {}};
+  if (!join_.lines.empty() && join_.lines.front().line < at.from) return std::nullopt;
   // Every line an exchange was made of must stay on its side of the cut: a kept exchange's
   // only line after it is its reply (read again as blank), and an exchange read again has no
   // line before it, neither its first line nor the events joined to its reply (a stream that
@@ -54,6 +56,7 @@ std::optional<JsonLinesReader::Cut> JsonLinesReader::cut_at_first_waiting(std::s
     const Pending& p = pending_[k];
     if (p.stream_from != 0 && std::max(p.stream_to, p.closed_line) >= at.from) return std::nullopt;
     if (p.closed_line < at.from) continue;
+    if (p.reply_over_lines) return std::nullopt;  // its lines would be read again one by one
     at.skip.push_back(p.closed_line);
   }
   for (std::size_t k = first_open; k < pending_.size(); ++k) {
@@ -80,6 +83,7 @@ void JsonLinesReader::keep_until(Cut at, const std::vector<std::size_t>& line_st
   server_request_.clear();
   stream_.clear();
   stream_events_ = 0;
+  join_ = Join{};
   consumed_lines_ = at.from - 1 - first_line_;
   consumed_ = line_starts[consumed_lines_];
   carry_skip_ = std::move(at.skip);
@@ -132,14 +136,16 @@ void JsonLinesReader::handle_full(Item it) {
 void JsonLinesReader::handle_client(Item it) {
   const MessageInfo& m = it.info;
   if (!it.wrapped && m.kind == MessageKind::notification) {
+    if (it.broken_lines > 0) return add_broken_entry(it, "notification " + m.method);
     add_skip(it.line, SkipReason::notification,
              "line " + std::to_string(it.line) + ": client notification " + m.method +
                  ": no reply is due on a message stream");
     return;
   }
   if (!it.wrapped && m.kind == MessageKind::response && m.id_key && server_request_.count(*m.id_key)) {
-    server_answers_.emplace_back(server_request_[*m.id_key], it.line);
+    server_answers_.emplace_back(server_request_[*m.id_key], it.broken_lines > 0 ? it.last_line : it.line);
     server_request_.erase(*m.id_key);
+    if (it.broken_lines > 0) return add_broken_entry(it, "the answer to server request id " + *m.id_key);
     add_skip(it.line, SkipReason::client_response,
              "line " + std::to_string(it.line) + ": the client's answer to server request id " + *m.id_key);
     return;
@@ -151,6 +157,10 @@ void JsonLinesReader::handle_client(Item it) {
   p.sent = m;
   p.time = it.time;
   if (it.stdio == Item::Stdio::message) p.warnings = std::move(it.proxy_warnings);  // --inject (a wrap recording)
+  if (it.broken_lines > 0) {
+    p.broken_lines = it.broken_lines;
+    p.broken_detail = broken_text(true, request ? "this request" : "this message", it, false);
+  }
   p.opened_at = request ? clock_ - 1 : clock_;
   p.open_before = open_.size();
   const std::size_t index = add(std::move(p));
@@ -176,8 +186,12 @@ void JsonLinesReader::handle_server(Item it) {
   if (!it.wrapped && m.kind == MessageKind::response && m.id_key && server_request_.count(*m.id_key) &&
       !open_by_id_.count(*m.id_key)) {
     // A message stream has no direction: a response to a server request is the client's answer.
-    server_answers_.emplace_back(server_request_[*m.id_key], it.line);
+    server_answers_.emplace_back(server_request_[*m.id_key], it.broken_lines > 0 ? it.last_line : it.line);
     server_request_.erase(*m.id_key);
+    if (it.broken_lines > 0) {
+      it.side = Side::client;
+      return add_broken_entry(it, "the answer to server request id " + *m.id_key);
+    }
     add_skip(it.line, SkipReason::client_response,
              "line " + std::to_string(it.line) + ": the client's answer to server request id " + *m.id_key);
     return;
@@ -196,6 +210,11 @@ void JsonLinesReader::handle_server(Item it) {
   }
   if (event_part) {
     if (m.kind == MessageKind::request && m.id_key) server_request_[*m.id_key] = it.line;
+    if (it.broken_lines > 0) {
+      return add_broken_entry(it, m.kind == MessageKind::request
+                                      ? "request " + m.method + " id " + m.id_key.value_or("?")
+                                      : "notification " + m.method);
+    }
     add_skip(it.line, SkipReason::server_message,
              "line " + std::to_string(it.line) + ": server " +
                  (m.kind == MessageKind::request ? "request " + m.method + " id " + m.id_key.value_or("?")
@@ -225,7 +244,7 @@ void JsonLinesReader::handle_server(Item it) {
     if (it.stdio == Item::Stdio::message) {  // --inject (a wrap recording)
       p.warnings.insert(p.warnings.end(), it.proxy_warnings.begin(), it.proxy_warnings.end());
     }
-    p.closed_line = it.line;
+    p.closed_line = it.broken_lines > 0 ? it.last_line : it.line;
     close(*target);
     return;
   }
@@ -263,6 +282,13 @@ std::optional<std::string> JsonLinesReader::id_in_body(std::string_view body) {
 
 void JsonLinesReader::fill_reply(Pending& p, Item& it, bool attach_stream) {
   p.answered = true;
+  if (it.broken_lines > 0) {
+    // A reply broken over lines (docs/formats.md "A message broken over lines").
+    p.broken_lines = std::max(p.broken_lines, it.broken_lines);
+    p.reply_over_lines = true;
+    std::string reply = broken_text(it.side == Side::client, "this response", it, true);
+    p.broken_detail = p.broken_detail.empty() ? std::move(reply) : p.broken_detail + "; " + reply;
+  }
   if (it.stdio == Item::Stdio::message && p.time.started_unix_ns && it.time.started_unix_ns &&
       *it.time.started_unix_ns >= *p.time.started_unix_ns) {
     p.time.duration_ms = static_cast<double>(*it.time.started_unix_ns - *p.time.started_unix_ns) / 1e6;
@@ -373,6 +399,14 @@ std::vector<Exchange> JsonLinesReader::to_exchanges(std::size_t end) {
       if (p.content_type_guessed) {
         ex.warnings.push_back("the log gives no media type: the " +
                               std::string(p.sse ? "events read as text/event-stream" : "message read as application/json"));
+      }
+    }
+    if (p.broken_lines > 0) {
+      if (p.answered && p.stdio == StdioEnd::none) {
+        ex.broken_lines = p.broken_lines;
+        ex.broken_detail = std::move(p.broken_detail);
+      } else {
+        ex.warnings.push_back(std::move(p.broken_detail));  // unanswered: what decides is that
       }
     }
     if (p.stdio != StdioEnd::none) {

@@ -50,6 +50,14 @@ constexpr std::size_t kPairWindowLines = 4096;
 /// that requests never answered do not hold memory without end (docs/formats.md, "Pairing window").
 constexpr std::size_t kMaxOpenRequests = 16 * kPairWindowLines;
 
+/// A message broken over lines (docs/formats.md "A message broken over lines") is joined back
+/// from at most this many lines and bytes (its LFs included); past either, its lines are judged
+/// one by one. Both keep a join within 5 of the blocks a log is read in (1,024 lines, 128 KiB
+/// with --jobs 1), fewer than the 8 that the pipeline reads again for lines that wait before it
+/// carries the rest of the log whole (io/pipeline.cpp kRereads: 2.4 GB for a 57 MB log).
+constexpr std::size_t kJoinMaxLines = kPairWindowLines;
+constexpr std::size_t kJoinMaxBytes = std::size_t{512} << 10;
+
 /// The first of `keys` present in `e`.
 inline std::optional<View> first_member(View e, std::initializer_list<std::string_view> keys) {
   for (auto k : keys) {
@@ -209,6 +217,10 @@ struct Item {
   std::string stdio_text;  ///< Stdio::text: the line; Stdio::exit: what the exit was (for the detail)
   bool stdio_cut = false;                 ///< Stdio::text: `cut`, kept in part (--max-line)
   std::optional<std::size_t> stdio_size;  ///< Stdio::text: `bytes`, the line's whole length
+  /// A message joined back from this many lines (2 or more; 0: one line), `line` to `last_line`
+  /// (docs/formats.md "A message broken over lines").
+  std::size_t broken_lines = 0;
+  std::size_t last_line = 0;
 };
 
 /// One exchange being assembled.
@@ -243,6 +255,10 @@ struct Pending {
   std::size_t open_before = 0;
   StdioEnd stdio = StdioEnd::none;     ///< a wrap recording: what the wrapper saw (Exchange::stdio)
   std::string stdio_detail;
+  /// Its request or its reply came broken over lines (Exchange::broken_lines, broken_detail).
+  std::size_t broken_lines = 0;
+  std::string broken_detail;
+  bool reply_over_lines = false;  ///< the reply did: its lines end at closed_line (cut_at_first_waiting)
 };
 
 /// The exchanges being assembled, by index from the first line of the log: a deque whose front
@@ -344,7 +360,9 @@ class JsonLinesReader {
 
   /// Some line waits for a later one: a request for its reply, events for their response, a
   /// server request for the client's response.
-  bool waiting() const { return !open_.empty() || !stream_.empty() || !server_request_.empty(); }
+  bool waiting() const {
+    return !open_.empty() || !stream_.empty() || !server_request_.empty() || !join_.lines.empty();
+  }
 
   /// A request (or a server request) waits for its reply at most kPairWindowLines lines (a
   /// request: of those that move clock_, less Pending::open_before; a server request and SSE
@@ -420,6 +438,52 @@ class JsonLinesReader {
 
   json::Parser& parser_for_bodies_ = thread_parser(1);
 
+  /// A message broken over lines being joined back (docs/formats.md "A message broken over
+  /// lines"): consecutive lines of one direction, none of them a JSON object or array alone, from
+  /// one that opens a `{` or `[` it does not close, until the brackets close at a line's end.
+  struct HeldLine {
+    std::size_t line = 0;
+    std::size_t from = 0;  ///< where its text starts in Join::text
+    std::size_t size = 0;
+    /// A line of a log: why it alone is not JSON (static text); empty when it is a scalar.
+    std::string_view parse_error;
+    // A `line` of a wrap recording: what handle_stdio needs of it if the join fails.
+    std::optional<std::int64_t> t;
+    std::optional<std::size_t> bytes;
+    std::vector<std::string> warnings;
+  };
+  struct Join {
+    std::vector<HeldLine> lines;
+    std::string text;     ///< the lines so far, joined with LF
+    bool stdio = false;   ///< lines of a wrap recording (`line` members), else lines of a log
+    Side side = Side::unknown;  ///< a wrap recording's direction
+    std::size_t depth = 0;      ///< brackets open at the end of `text` (outside strings)
+    bool in_string = false;
+    bool escaped = false;
+  };
+  Join join_;
+  enum class Scan { open, closed, broken };
+  /// Scans `text` on from the join's state: still open at its end, closed exactly at its end
+  /// (white space after), or no JSON value (a string open at the end of a line, a bracket
+  /// closed that was not open, text after the value).
+  Scan scan_join(std::string_view text);
+  /// Offers a line to the join: a log line that is not JSON (`parse_error`) or a scalar, or a
+  /// wrap recording's `line` (`stdio_item`). True when the join took it (held, or the message it
+  /// completes was read); false: judge the line as before (the join, if any, was given up first).
+  bool join_line(std::string_view text, std::size_t line_no, std::string_view parse_error, Item* stdio_item);
+  /// A wrap recording's `line` may be part of a message broken over lines: its text is not an
+  /// object or an array alone (the wrapper records a line that is no JSON-RPC message so).
+  bool stdio_line_joins(const Item& it);
+  /// Gives up the join: its lines are judged one by one, as without joining.
+  void end_join();
+  /// The message the join completed, read as one line would be.
+  void read_joined(View root, std::size_t first, std::size_t last, std::size_t count);
+  /// The detail of a message broken over lines: `what` (e.g. "this response") from the sender;
+  /// `answers_call`: a reply, whose call a host then times out.
+  static std::string broken_text(bool host, std::string_view what, const Item& it, bool answers_call);
+  /// An entry of its own for a broken message that answers nothing (StdioEnd::broken_message).
+  void add_broken_entry(Item& it, std::string_view what);
+
   /// The members of a `proxy` object that change what the exchange is (docs/proxy.md "Record
   /// format"): `skipped`, `body`, `body_encoding` and `warnings`; the rest is the proxy's own.
   void read_proxy_member(json::View proxy, Item& it);
@@ -446,7 +510,10 @@ class JsonLinesReader {
 
   void fill_reply(Pending& p, Item& it, bool attach_stream);
 
-  void finish() { flush_stream(); }
+  void finish() {
+    end_join();
+    flush_stream();
+  }
 
   /// Events whose response never came (the log ended, or the pairing window passed): the
   /// stream of the one open request if there is exactly one, else an exchange of their own.

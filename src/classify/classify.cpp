@@ -518,9 +518,10 @@ std::vector<Classification> classify(const Exchange& exchange, const ContextFlag
     // What the stdio wrapper saw (a wrap recording, docs/wrap.md): no response to judge layer by layer.
     const Reason reason = exchange.stdio == StdioEnd::not_jsonrpc_line ? Reason::stdout_not_jsonrpc
                           : exchange.stdio == StdioEnd::server_exited  ? Reason::server_exited
+                          : exchange.stdio == StdioEnd::broken_message ? Reason::message_over_lines
                                                                        : Reason::shutdown_in_flight;
     set_verdict(c, reason, exchange.stdio_detail);
-    if (reason == Reason::stdout_not_jsonrpc) c.notification = false;
+    if (reason == Reason::stdout_not_jsonrpc || reason == Reason::message_over_lines) c.notification = false;
     out.push_back(std::move(c));
     judgement.finish(out);
     return out;
@@ -531,6 +532,16 @@ std::vector<Classification> classify(const Exchange& exchange, const ContextFlag
     case classify_detail::Judgement::Framing::sse: judgement.judge_sse_body(std::move(c), exchange.response.body, out); break;
   }
   classify_detail::apply_live_end(exchange.live_end, out);
+  if (exchange.broken_lines > 0) {
+    // A message broken over lines (docs/classification.md): what a host could parse decides, as a
+    // perfect result with the wrong Content-Type is INVALID_HTTP_RESPONSE; the detail says what
+    // the joined message would have been.
+    for (Classification& rec : out) {
+      std::string detail = fmt::format("{}; joined back, it is {} ({}): {}", exchange.broken_detail,
+                                       to_string(rec.outcome), to_string(rec.reason), rec.detail);
+      set_verdict(rec, Reason::message_over_lines, std::move(detail));
+    }
+  }
   judgement.finish(out);
   return out;
 }

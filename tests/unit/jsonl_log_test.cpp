@@ -313,6 +313,32 @@ TEST(JsonLinesBlocks, FuzzFindingReadsLikeOneRead) {
       read_file(std::string(MCPTRIAGE_SOURCE_DIR) + "/fuzz/seeds/read_capture-blockwise-jsonl.bin"));
 }
 
+TEST(JsonLinesBlocks, AMessageBrokenOverLinesReadsLikeOneReadAtEveryCut) {
+  // Issue 28: a reply pretty-printed over lines, a broken notification, a broken request, text
+  // that never makes a message, requests in flight; every cut, also inside a message broken over
+  // lines, gives what one read gives.
+  const std::string text =
+      R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})" "\n"
+      R"({"jsonrpc":"2.0","id":2,"method":"ping"})" "\n"
+      "{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 1,\n  \"result\": {\n    \"tools\": [\n      \"x\"\n    ]\n  }\n}\n"
+      "{\n  \"jsonrpc\": \"2.0\",\n  \"method\": \"notifications/progress\"\n}\n"
+      R"({"jsonrpc":"2.0","id":2,"result":{}})" "\n"
+      "{\n  oops\n}\n"
+      "{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 3,\n  \"method\": \"ping\"\n}\n"
+      R"({"jsonrpc":"2.0","id":3,"result":{}})" "\n"
+      R"({"jsonrpc":"2.0","id":4,"method":"ping"})" "\n"
+      "{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 4,\n  \"result\": {}\n}\n";
+  const auto whole = read_text(text);
+  ASSERT_EQ(whole.size(), 8u);
+  EXPECT_EQ(whole[0].broken_lines, 9u);
+  EXPECT_EQ(whole[1].broken_lines, 0u);
+  EXPECT_EQ(whole[2].stdio, mcptriage::StdioEnd::broken_message);
+  for (std::size_t i = 3; i < 6; ++i) EXPECT_EQ(whole[i].skipped->reason, mcptriage::SkipReason::invalid_line);
+  EXPECT_EQ(whole[6].broken_lines, 5u) << "the host's request";
+  EXPECT_EQ(whole[7].broken_lines, 5u) << "the reply to the request after it";
+  expect_blocks_read_like_one_read(text);
+}
+
 // Issue 14: a media type is assumed only when the log records no response headers at all
 // (docs/formats.md "JSON Lines"); logged headers without Content-Type are a response without one.
 TEST(JsonLinesMediaType, LoggedHeadersWithoutContentTypeAreKeptWithout) {

@@ -301,6 +301,55 @@ TEST(Pipeline, EventsWithoutTheirResponseDoNotHoldTheRestOfTheLog) {
   expect_blockwise_equals_whole(text, "no response after them");
 }
 
+TEST(Pipeline, MessagesBrokenOverLinesAreJoinedAsInOneRead) {
+  // Issue 28: replies pretty-printed over lines (some while other requests wait), broken
+  // notifications, text that never makes a message, an unclosed `{`: joined, or judged line by
+  // line, the same in one read, in blocks of a file, and in a followed log (LinesStream) where a
+  // message is split across blocks.
+  std::string text;
+  for (int i = 1; i <= 900; ++i) {
+    text += fmt::format(R"({{"jsonrpc":"2.0","id":{},"method":"tools/call","params":{{"name":"t"}}}})", i) + "\n";
+    if (i % 5 == 0) text += fmt::format("{{\n  \"jsonrpc\": \"2.0\",\n  \"method\": \"notifications/progress\",\n  \"params\": {{\n    \"progress\": {}\n  }}\n}}\n", i);
+    if (i % 13 == 0) text += "{\n  oops\n}\n[info] handled\n";
+    if (i % 97 == 0) text += "{\n  \"never\": [\n";
+    if (i > 2) {
+      const int answered = i - 2;
+      if (answered % 2 == 0) {
+        text += fmt::format("{{\n  \"jsonrpc\": \"2.0\",\n  \"id\": {},\n  \"result\": {{\n    \"content\": [\n      {{\n"
+                            "        \"type\": \"text\",\n        \"text\": \"r{}\"\n      }}\n    ]\n  }}\n}}\n",
+                            answered, answered);
+      } else {
+        text += fmt::format(R"({{"jsonrpc":"2.0","id":{},"result":{{"content":[]}}}})", answered) + "\n";
+      }
+    }
+  }
+  expect_blockwise_equals_whole(text, "MALFORMED_JSON message_over_lines | the server wrote this response over 12 lines");
+}
+
+TEST(Pipeline, AWrapRecordingsBrokenRepliesAreJoinedAsInOneRead) {
+  // The same through a wrap recording (`line` members with their direction), as mcptriage wrap
+  // feeds its run core.
+  auto line = [](std::string_view dir, std::string_view text) {
+    std::string escaped;
+    for (char c : text) {
+      if (c == '"' || c == '\\') escaped += '\\';
+      escaped += c;
+    }
+    return fmt::format(R"({{"transport":"stdio","dir":"{}","t":"2026-12-06T10:00:00.000000Z","line":"{}","bytes":{}}})",
+                       dir, escaped, text.size()) + "\n";
+  };
+  std::string text;
+  for (int i = 1; i <= 600; ++i) {
+    text += fmt::format(R"({{"transport":"stdio","dir":"c2s","t":"2026-12-06T10:00:00.000000Z","message":{{"jsonrpc":"2.0","id":{},"method":"ping"}}}})", i) + "\n";
+    for (std::string_view l : {"{", "  \"jsonrpc\": \"2.0\",", "  \"result\": {},"}) text += line("s2c", l);
+    if (i % 7 == 0) text += line("c2s", "stray");  // ends the join: the server's lines each on their own
+    text += line("s2c", fmt::format("  \"id\": {}", i));
+    text += line("s2c", "}");
+  }
+  text += R"({"transport":"stdio","t":"2026-12-06T10:00:01.000000Z","exit":{"code":0},"stderr":[]})" "\n";
+  expect_blockwise_equals_whole(text, "MALFORMED_JSON message_over_lines | the server wrote this response over 5 lines");
+}
+
 TEST(Pipeline, ALostReplyDoesNotHoldTheRestOfTheLog) {
   // Request 0 is never answered, request 1 is answered after the pairing window (4,096 replies
   // to later requests): both are given up as never answered in one read and in blocks alike,

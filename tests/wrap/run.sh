@@ -71,10 +71,18 @@ check "pollute: the stray line is MALFORMED_JSON stdout_not_jsonrpc, the call TO
   '(map(select(.reason == "stdout_not_jsonrpc"))[0].detail | contains("[info] handling tools/call")) and (map(select(.method == "tools/call"))[0].outcome == "TOOL_SUCCESS")' "$WORK/pollute.out"
 readback pollute
 
-# 4. A response pretty-printed over lines: one record per line, the call never answered.
+# 4. A response pretty-printed over lines (issue 28, docs/formats.md "A message broken over lines"):
+# the SDK client reports an error for each line and times the call out; the records join the lines
+# back into tools/list's reply (before: one stdout_not_jsonrpc record per line, the call unanswered).
 session pretty session -- node "$TINY" pretty
-check "pretty: every line of the split response is stdout_not_jsonrpc; tools/list ends shutdown_in_flight" \
-  '([.[] | select(.reason == "stdout_not_jsonrpc")] | length) > 10 and (map(select(.method == "tools/list"))[0].reason == "shutdown_in_flight")' "$WORK/pretty.out"
+nlines=$(jq -s '[.[] | select(.dir == "s2c" and .line != null)] | length' "$WORK/pretty.jsonl")
+[[ $nlines -gt 10 ]] && ok "pretty: the server wrote the reply over $nlines lines (the recording)" \
+  || not_ok "pretty: the recording" "$nlines lines"
+check "pretty: the SDK client reports one error per line to onerror, tools/list times out (-32001), the next call still works" \
+  "([.[] | select(.label == \"transport-error\")] | length) == $nlines and (map(select(.label == \"tools/list\"))[0] | .resolved == false and .code == -32001) and (map(select(.label == \"echo\"))[0].resolved)" "$WORK/pretty.client"
+check "pretty: tools/list is MALFORMED_JSON message_over_lines over the $nlines lines, joined back an RPC_SUCCESS; no line judged alone" \
+  "(map(select(.method == \"tools/list\"))[0] | .outcome == \"MALFORMED_JSON\" and .reason == \"message_over_lines\" and (.detail | contains(\"over $nlines lines\") and contains(\"joined back, it is RPC_SUCCESS (rpc_success): tools/list: 2 tools\"))) and ([.[] | select(.reason == \"stdout_not_jsonrpc\")] | length == 0)" "$WORK/pretty.out"
+readback pretty
 
 # 5. A server that never answers initialize: the client times out and closes the server's input.
 session noinit init-only -- node "$TINY" noinit
