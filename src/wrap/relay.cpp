@@ -32,9 +32,16 @@ void EventQueue::close() {
   room_.notify_all();
 }
 
-bool EventQueue::wait(std::deque<Event>& out) {
+bool EventQueue::wait(std::deque<Event>& out, std::optional<std::int64_t> until_unix_ns) {
   std::unique_lock lock(mu_);
-  ready_.wait(lock, [&] { return !events_.empty() || closed_; });
+  const auto ready = [&] { return !events_.empty() || closed_; };
+  if (until_unix_ns) {
+    ready_.wait_until(lock, std::chrono::system_clock::time_point(std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                                std::chrono::nanoseconds(*until_unix_ns))),
+                      ready);
+  } else {
+    ready_.wait(lock, ready);
+  }
   out.swap(events_);
   bytes_ = 0;
   room_.notify_all();
