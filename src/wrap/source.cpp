@@ -75,8 +75,10 @@ void WrapSource::produce(io::Feed& feed) {
     std::optional<std::int64_t> until;
     if (!deadlines_.empty() && !server_ended_) until = deadlines_.front().second;
     if (auto d = behaviour_.next_deadline()) {
+      // A watch that an open request holds back (tell_watcher) ends with that request's record,
+      // which comes with events: no wake for it before.
       const std::int64_t ns = to_unix_ns(*d);
-      if (!until || ns < *until) until = ns;
+      if (ns <= frontier_ && (!until || ns < *until)) until = ns;
     }
     if (!queue_.wait(events, until)) break;
     for (Event& e : events) {
@@ -165,7 +167,10 @@ void WrapSource::see(const Event& e, std::size_t line) {
       r.tool = m.tool_name;
       if (e.injection) r.injected = e.injection->rule;
       deadlines_.emplace_back(m.id_json, e.unix_ns + std::chrono::duration_cast<std::chrono::nanoseconds>(watch_).count());
-      requests_[m.id_json] = std::move(r);
+      auto [it, fresh] = requests_.try_emplace(m.id_json);
+      if (!fresh) unjudged_.erase({it->second.sent_ns, m.id_json});  // an id used again: the later request
+      it->second = std::move(r);
+      unjudged_.emplace(e.unix_ns, m.id_json);
     } else if (m.method == "notifications/cancelled") {
       // The host gave up on a request (MCP cancellation): for it, the call ended here.
       const std::string padded = json::padded_copy(e.bytes);
@@ -199,8 +204,8 @@ void WrapSource::overdue(std::int64_t now_ns, std::string& block, std::vector<No
     auto it = requests_.find(id);
     // Answered, cancelled by the host (it no longer waits), judged, or its id taken by a later
     // request: nothing to say of this one.
-    if (it == requests_.end() || it->second.answered_ns || it->second.cancelled_ns || it->second.judged ||
-        it->second.overdue || it->second.sent_ns + watch_ns != deadline) {
+    if (it == requests_.end() || it->second.answered_ns || it->second.cancelled_ns || it->second.overdue ||
+        it->second.sent_ns + watch_ns != deadline) {
       deadlines_.pop_front();
       continue;
     }
@@ -286,9 +291,10 @@ void WrapSource::judged(std::span<Record> records, const SessionAnnotation& anno
   }
   if (!id) return;  // no request of the host (a stray line, a server message): nothing to watch after
   auto it = requests_.find(*id);
-  if (it == requests_.end() || it->second.judged) return;
-  HostRequest& r = it->second;
-  r.judged = true;
+  if (it == requests_.end()) return;
+  const HostRequest r = std::move(it->second);
+  unjudged_.erase({r.sent_ns, *id});
+  requests_.erase(it);
   // Its end: the response's line; unanswered, the host's cancellation, else the server's end.
   const std::int64_t end = r.answered_ns    ? *r.answered_ns
                            : r.cancelled_ns ? *r.cancelled_ns
@@ -305,15 +311,8 @@ void WrapSource::judged(std::span<Record> records, const SessionAnnotation& anno
 void WrapSource::tell_watcher(std::int64_t now_ns, bool all) {
   // The oldest request not yet judged: nothing after its send time is told before it is.
   std::int64_t frontier = std::numeric_limits<std::int64_t>::max();
-  for (auto it = requests_.begin(); it != requests_.end();) {
-    if (it->second.judged) {
-      it = requests_.erase(it);  // its step is told below
-      continue;
-    }
-    frontier = std::min(frontier, it->second.sent_ns);
-    ++it;
-  }
-  if (all) frontier = std::numeric_limits<std::int64_t>::max();
+  if (!all && !unjudged_.empty()) frontier = unjudged_.begin()->first;
+  frontier_ = frontier;
   const auto judged_at = to_clock(now_ns);
   while (!steps_.empty()) {
     auto first = steps_.begin();

@@ -14,7 +14,9 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <limits>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -76,7 +78,6 @@ class WrapSource final : public io::Source, public triage::EntryObserver {
     std::optional<std::int64_t> answered_ns;   ///< its response's line time
     std::optional<std::int64_t> cancelled_ns;  ///< the host's notifications/cancelled naming it
     bool overdue = false;         ///< its watch record was written
-    bool judged = false;          ///< the core judged its entry (then it is dropped)
   };
   /// One thing the watcher hears, held until nothing judged later can come before it (time order).
   struct Step {
@@ -115,7 +116,11 @@ class WrapSource final : public io::Source, public triage::EntryObserver {
   std::size_t lines_ = 0;  ///< lines fed so far
   bool server_ended_ = false;
   std::optional<std::int64_t> exit_ns_;
-  std::map<std::string, HostRequest> requests_;  ///< by id (as JSON text)
+  std::map<std::string, HostRequest> requests_;  ///< by id (as JSON text), until the core judged it
+  std::set<std::pair<std::int64_t, std::string>> unjudged_;  ///< (sent_ns, id) of requests_, oldest first
+  /// The send time of the oldest request not judged when the watcher was last told: no step
+  /// after it was told, nor a watch of the host ended (BehaviourWatcher::tick).
+  std::int64_t frontier_ = std::numeric_limits<std::int64_t>::max();
   std::deque<std::pair<std::string, std::int64_t>> deadlines_;  ///< (id, deadline), in the order sent
   std::multimap<std::int64_t, Step> steps_;  ///< by time, not yet told to the watcher
   std::uint64_t step_order_ = 0;

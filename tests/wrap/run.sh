@@ -121,6 +121,25 @@ check "watch: a call never answered: the client times out at 3 s and cancels it"
 check "watch: one watch record for it; the host's cancellation ends the call, then the host closed the server's input (closed_input)" \
   '([.[] | select(.kind == "watch")] | length == 1) and (map(select(.kind == "client_behaviour"))[0] | .action == "closed_input" and .closed_input_after_ms >= 0 and .after.outcome == "STREAM_INCOMPLETE" and .after.http_status == null)' "$WORK/w-hang.out"
 readback w-hang
+# A host (a shell) that sends a failing call, then one the server never answers, then waits 3 s: the
+# failure's report waits for the open call's record (the core gives records in request order) and
+# says new_request; the wrapper does not spin meanwhile (CPU well under the 3.5 s it runs).
+(
+  echo '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}'
+  sleep 0.2
+  echo '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"fail","arguments":{}}}'
+  sleep 0.2
+  echo '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hang","arguments":{}}}'
+  sleep 3
+) | if [[ -x /usr/bin/time ]]; then /usr/bin/time -f "%U %S" -o "$WORK/w-shell.cpu" "$BIN" wrap --watch 1s --out "$WORK/w-shell.out" -- node "$TINY" slow
+  else "$BIN" wrap --watch 1s --out "$WORK/w-shell.out" -- node "$TINY" slow; fi >/dev/null 2>&1
+check "watch: after a TOOL_ERROR, the host's next call is new_request; the hung call ends closed_input" \
+  '[.[] | select(.kind == "client_behaviour") | [.after.tool, .action, .next_request.method]] == [["fail", "new_request", "tools/call"], ["hang", "closed_input", null]]' "$WORK/w-shell.out"
+if [[ -s $WORK/w-shell.cpu ]]; then
+  read -r cpu_user cpu_sys <"$WORK/w-shell.cpu"
+  awk -v u="$cpu_user" -v s="$cpu_sys" 'BEGIN { exit !(u + s < 1.0) }' && ok "watch: the wrapper waits without spinning (CPU ${cpu_user}+${cpu_sys} s)" \
+    || not_ok "watch: CPU while a watch is held back" "${cpu_user}+${cpu_sys} s"
+fi
 "$BIN" wrap --watch 1.5s -- true </dev/null >/dev/null 2>"$WORK/wbad.err"
 rc=$?
 [[ $rc == 2 ]] && grep -q "watch 1.5s is not a duration" "$WORK/wbad.err" && ok "--watch 1.5s: usage error (2)" \
