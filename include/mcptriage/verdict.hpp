@@ -116,6 +116,8 @@ enum class Reason : std::uint8_t {
   timeout,
   server_exited,
   shutdown_in_flight,
+  response_timeout,
+  initialize_timeout,
   // MALFORMED_JSON
   truncated,
   cut_at_limit,

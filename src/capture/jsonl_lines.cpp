@@ -315,8 +315,37 @@ Item JsonLinesReader::read_stdio_item(View root, std::size_t line_no) {
     it.side = Side::server;
     return it;
   }
+  if (auto watch = root.get("watch"); watch && watch->is_object() && watch->get("id")) {
+    // The wrapper's --watch deadline passed with this request unanswered, the server running.
+    it.stdio = Item::Stdio::watch;
+    it.watch_id = json::minified(*watch->get("id"));
+    if (auto ms = watch->get("after_ms"); ms && ms->int64() && *ms->int64() > 0) it.watch_ms = *ms->int64();
+    it.side = Side::client;
+    return it;
+  }
   it.side = Side::unknown;  // a stdio line of no known shape: skipped as invalid_line
   return it;
+}
+
+namespace {
+
+std::string watch_seconds(double ms) {
+  const std::string s = std::to_string(static_cast<long long>(ms / 100.0 + 0.5));  // tenths of a second
+  return (s.size() > 1 ? s.substr(0, s.size() - 1) : std::string("0")) + "." + s.back() + " s";
+}
+
+}  // namespace
+
+std::string JsonLinesReader::watch_warning(const Pending& p, std::optional<double> answered_after_ms) {
+  const std::string deadline = watch_seconds(static_cast<double>(p.watch_ms));
+  if (!answered_after_ms) {
+    return "no response within --watch " + deadline + ": the wrapper reported it unanswered at line " +
+           std::to_string(p.watch_line) + ", the server still running";
+  }
+  return "answered late: the response came " + watch_seconds(*answered_after_ms) + " after the request, " +
+         watch_seconds(std::max(0.0, *answered_after_ms - static_cast<double>(p.watch_ms))) +
+         " past the --watch deadline of " + deadline + " (the wrapper reported it unanswered at line " +
+         std::to_string(p.watch_line) + ")";
 }
 
 void JsonLinesReader::handle_stdio(Item it) {
@@ -357,6 +386,17 @@ void JsonLinesReader::handle_stdio(Item it) {
       return;
     }
     case Item::Stdio::input_end: stdio_input_closed_ = true; return;
+    case Item::Stdio::watch: {
+      // Not an entry: the request it names gets a warning when it ends (fill_reply, the exit).
+      if (auto f = open_by_id_.find(it.watch_id); f != open_by_id_.end()) {
+        Pending& p = pending_[f->second];
+        if (p.watch_line == 0) {
+          p.watch_line = it.line;
+          p.watch_ms = it.watch_ms;
+        }
+      }
+      return;
+    }
     case Item::Stdio::exit: {
       // Every request still open is answered by nothing, ever: the server is gone.
       const std::vector<std::size_t> still_open(open_.begin(), open_.end());
@@ -369,6 +409,7 @@ void JsonLinesReader::handle_stdio(Item it) {
                          it.stdio_text.substr(0, it.stdio_text.find(';')) + " without answering (line " +
                          std::to_string(it.line) + ")" + it.stdio_text.substr(it.stdio_text.find(';'));
         p.closed_line = it.line;
+        if (p.watch_line != 0) p.warnings.push_back(watch_warning(p, std::nullopt));
         p.warnings.insert(p.warnings.end(), it.proxy_warnings.begin(), it.proxy_warnings.end());
         close(index);
       }

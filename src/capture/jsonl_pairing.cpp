@@ -295,6 +295,9 @@ void JsonLinesReader::fill_reply(Pending& p, Item& it, bool attach_stream) {
       *it.time.started_unix_ns >= *p.time.started_unix_ns) {
     p.time.duration_ms = static_cast<double>(*it.time.started_unix_ns - *p.time.started_unix_ns) / 1e6;
   }
+  if (it.stdio == Item::Stdio::message && p.watch_line != 0) {
+    p.warnings.push_back(watch_warning(p, p.time.duration_ms.value_or(static_cast<double>(p.watch_ms))));
+  }
   p.status = it.status;
   p.headers = std::move(it.headers);
   p.content_type = it.content_type;

@@ -211,8 +211,9 @@ struct Item {
   CaptureTime time;  ///< a `timing` member (`started`, `end_ms`: a `mcptriage proxy` recording)
   /// A line of a `mcptriage wrap` recording (`"transport": "stdio"`, docs/formats.md "Recordings of
   /// mcptriage wrap"): a message (read as a bare message with the line's direction), a line the
-  /// server wrote that is no message, the host's end of input, or the server's exit.
-  enum class Stdio { none, message, text, input_end, exit };
+  /// server wrote that is no message, the host's end of input, the server's exit, or a request
+  /// the wrapper found unanswered at its --watch deadline (`watch`).
+  enum class Stdio { none, message, text, input_end, exit, watch };
   Stdio stdio = Stdio::none;
   std::string stdio_text;  ///< Stdio::text: the line; Stdio::exit: what the exit was (for the detail)
   bool stdio_cut = false;                 ///< Stdio::text: `cut`, kept in part (--max-line)
@@ -221,6 +222,8 @@ struct Item {
   /// (docs/formats.md "A message broken over lines").
   std::size_t broken_lines = 0;
   std::size_t last_line = 0;
+  std::string watch_id;                   ///< Stdio::watch: the request's id, as an id key (minified JSON)
+  long long watch_ms = 0;                 ///< Stdio::watch: the --watch duration, milliseconds
 };
 
 /// One exchange being assembled.
@@ -259,6 +262,8 @@ struct Pending {
   std::size_t broken_lines = 0;
   std::string broken_detail;
   bool reply_over_lines = false;  ///< the reply did: its lines end at closed_line (cut_at_first_waiting)
+  std::size_t watch_line = 0;          ///< a wrap recording: the line saying it was unanswered at --watch, else 0
+  long long watch_ms = 0;              ///< that --watch duration, milliseconds
 };
 
 /// The exchanges being assembled, by index from the first line of the log: a deque whose front
@@ -435,6 +440,9 @@ class JsonLinesReader {
   Item read_stdio_item(View root, std::size_t line_no);
   /// Its text lines, end of input and exit (Item::Stdio other than message).
   void handle_stdio(Item it);
+  /// The warning of a request a wrap recording's `watch` line named: answered `answered_after_ms`
+  /// after it was sent, or (nullopt) never.
+  static std::string watch_warning(const Pending& p, std::optional<double> answered_after_ms);
   bool stdio_input_closed_ = false;  ///< a wrap recording: the host closed the server's input
   bool stdio_events_ = false;        ///< a wrap recording's end of input or exit was read
 

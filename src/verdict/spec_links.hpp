@@ -56,6 +56,8 @@ inline constexpr std::string_view kMcpStdio =
     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio";
 inline constexpr std::string_view kMcpStdioShutdown =
     "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#stdio";
+inline constexpr std::string_view kMcpTimeouts =
+    "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#timeouts";
 inline constexpr std::string_view kMcpInitialization =
     "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization";
 inline constexpr std::string_view kMcpListingResources =

@@ -103,6 +103,17 @@ std::string stdio_eof_line(std::int64_t unix_ns) {
   return out;
 }
 
+std::string stdio_watch_line(std::int64_t unix_ns, std::string_view id_json, std::string_view method, long long after_ms) {
+  std::string out;
+  head(out, "", unix_ns);
+  out += ",\"watch\":{\"id\":";
+  out += id_json;  // minified JSON from the host's message: a number or a string, already JSON
+  out += ",\"method\":\"";
+  out += json_escape(method);
+  out += "\",\"after_ms\":" + std::to_string(after_ms) + "}}";
+  return out;
+}
+
 std::string stdio_exit_line(std::int64_t unix_ns, const io::ExitStatus& status, const std::vector<std::string>& stderr_tail,
                             const Injection* injection) {
   std::string out;

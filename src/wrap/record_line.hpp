@@ -49,6 +49,12 @@ std::string stdio_eof_line(std::int64_t unix_ns);
 std::string stdio_exit_line(std::int64_t unix_ns, const io::ExitStatus& status, const std::vector<std::string>& stderr_tail,
                             const Injection* injection = nullptr);
 
+/// `{"transport":"stdio","t":...,"watch":{"id":ID,"method":"tools/call","after_ms":N}}`: the host's
+/// request `id_json` (its id as minified JSON) had no response `after_ms` milliseconds (--watch)
+/// after it was sent, and the server was still running. The reader adds a warning to the
+/// request's record when it ends (docs/formats.md "Recordings of mcptriage wrap").
+std::string stdio_watch_line(std::int64_t unix_ns, std::string_view id_json, std::string_view method, long long after_ms);
+
 /// ISO 8601 UTC with microseconds: "2026-12-05T14:03:07.123456Z".
 std::string iso_time_us(std::int64_t unix_ns);
 

@@ -40,9 +40,16 @@ void EventQueue::close() {
   room_.notify_all();
 }
 
-bool EventQueue::wait(std::deque<Event>& out) {
+bool EventQueue::wait(std::deque<Event>& out, std::optional<std::int64_t> until_unix_ns) {
   std::unique_lock lock(mu_);
-  ready_.wait(lock, [&] { return !events_.empty() || closed_; });
+  const auto ready = [&] { return !events_.empty() || closed_; };
+  if (until_unix_ns) {
+    ready_.wait_until(lock, std::chrono::system_clock::time_point(std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                                std::chrono::nanoseconds(*until_unix_ns))),
+                      ready);
+  } else {
+    ready_.wait(lock, ready);
+  }
   std::size_t taken = 0;
   while (!events_.empty() && (taken == 0 || taken + weight(events_.front()) <= max_take_)) {
     taken += weight(events_.front());

@@ -47,9 +47,10 @@ class EventQueue {
   void push(Event e);
   /// No more events: wait() returns false once the queue is empty.
   void close();
-  /// Waits for events (or the close); moves the oldest into `out`, at least one and at most
-  /// `max_take` bytes of them. False when closed and empty.
-  bool wait(std::deque<Event>& out);
+  /// Waits for events (or the close), or until the system clock reads `until_unix_ns`
+  /// (nanoseconds since the Unix epoch) when given; moves the oldest into `out`, at least one and at
+  /// most `max_take` bytes of them (none when the time came first). False when closed and empty.
+  bool wait(std::deque<Event>& out, std::optional<std::int64_t> until_unix_ns = std::nullopt);
 
  private:
   std::mutex mu_;

@@ -20,6 +20,7 @@
 #include <optional>
 #include <thread>
 
+#include "io/duration.hpp"
 #include "io/process.hpp"
 #include "io/run_output.hpp"
 #include "mcptriage/redact.hpp"
@@ -55,6 +56,7 @@ struct Options {
   std::string report_html;
   std::string report_otlp;
   std::vector<std::string> inject;
+  std::string watch = "60s";
   std::vector<std::string> command;
   std::string config;  ///< --config: a host's MCP configuration to edit instead of running a server
   std::string server;
@@ -233,6 +235,11 @@ int wrap_main(int argc, char** argv) {
   app.add_option("--server", opt.server, "With --config: the server entry's name")->type_name("NAME");
   app.add_flag("--unwrap", opt.unwrap, "With --config: restore the entry to run without the wrapper");
   app.add_flag("--dry-run", opt.dry_run, "With --config: say what would change, write nothing");
+  app.add_option("--watch", opt.watch,
+                 "How long a host request may wait for its response, e.g. 30s (default 60s, the TypeScript SDK's "
+                 "request timeout): past it, while the server runs, a watch record says so (response_timeout, "
+                 "initialize_timeout); and how long the host is watched after each failure (client_behaviour records)")
+      ->type_name("DURATION");
   app.add_flag("--explain", opt.explain, "Table: under each row, what the reason means and what to do next");
   app.add_flag("-v,--verbose", opt.verbose, "Table: under each row, the record's warnings");
   auto usage = [](const std::string& why) {
@@ -260,6 +267,8 @@ int wrap_main(int argc, char** argv) {
   if (!opt.record.empty() && proxy::Recording::kind_of(opt.record) != proxy::Recording::Kind::jsonl) {
     return usage("--record " + opt.record + ": the file name must end in .jsonl (or .ndjson)");
   }
+  const auto watch = io::parse_duration(opt.watch);
+  if (!watch) return usage("--watch " + opt.watch + " is not a duration: " + std::string(io::duration_grammar()));
   std::vector<proxy::Rule> rules;
   for (const std::string& text : opt.inject) {
     auto rule = proxy::parse_rule(text, proxy::Transport::stdio);
@@ -339,7 +348,8 @@ int wrap_main(int argc, char** argv) {
   topt.now = oo.now;
   topt.wall_clock = true;
   topt.pipeline.jobs = 1;
-  WrapSource source(queue, recording.get());
+  WrapSource source(queue, recording.get(), input_name, *watch);
+  topt.observer = &source;
   std::string triage_error;
   std::string summary_line;
   std::thread triage_thread([&] {
@@ -348,6 +358,7 @@ int wrap_main(int argc, char** argv) {
       io::StderrReport reporter;
       const std::vector<io::Input> inputs{io::Input{input_name, ""}};
       triage::Triage core(inputs, topt, outputs.sinks(), reporter);
+      source.set_core(core);
       core.run(source);
       outputs.finish_records();
       outputs.finish_reports();
@@ -459,6 +470,24 @@ int wrap_main(int argc, char** argv) {
               << (c.input_closed ? "; the host closed the server's input" : "")
               << (got_signal != 0 ? fmt::format("; passed on signal {}", got_signal.load()) : std::string()) << "\n";
     if (!summary_line.empty()) std::cerr << "mcptriage: " << summary_line << "\n";
+    if (c.overdue > 0) {
+      std::cerr << "mcptriage wrap: --watch " << escape_terminal(opt.watch) << ": " << c.overdue
+                << " request(s) had no response within it while the server ran"
+                << (c.answered_late > 0 ? fmt::format("; {} answered late (the longest after {:.1f} s)", c.answered_late,
+                                                      c.latest_ms / 1000)
+                                        : std::string())
+                << "\n";
+    }
+    if (!source.behaviour_counts().empty()) {
+      // The client-behaviour report's counts (the client_behaviour records on --out).
+      std::size_t failures = 0;
+      std::string each;
+      for (const auto& [action, n] : source.behaviour_counts()) {
+        failures += n;
+        each += fmt::format("{}{} {}", each.empty() ? "" : ", ", n, action);
+      }
+      std::cerr << "mcptriage wrap: after " << failures << " failure(s), the host: " << each << "\n";
+    }
     if (injector) {
       // What each rule did, and what the host did after each fault (the client-behaviour report).
       for (const auto& [rule, n] : injector->applied()) {

@@ -23,11 +23,13 @@ session() {
   timeout 90 node "$CLIENT" "${scenario[@]}" --timeout 3000 -- "$BIN" wrap --record "$WORK/$name.jsonl" \
     --out "$WORK/$name.out" --summary -- "$@" >"$WORK/$name.client" 2>"$WORK/$name.err"
 }
-# readback NAME: the recording read back gives the records the wrapper wrote (live members aside).
+# readback NAME: the recording read back gives the records the wrapper wrote (live members aside, and
+# the live-only record kinds: watch and client_behaviour).
+LIVE_ONLY='select(.kind != "watch" and .kind != "client_behaviour") | del(.timing)'
 readback() {
   local name=$1
   "$BIN" -f jsonl "$WORK/$name.jsonl" >"$WORK/$name.back" 2>/dev/null
-  if [[ -s $WORK/$name.out ]] && diff <(jq -c 'del(.timing)' "$WORK/$name.out") <(jq -c 'del(.timing)' "$WORK/$name.back") >/dev/null; then
+  if [[ -s $WORK/$name.out ]] && diff <(jq -c "$LIVE_ONLY" "$WORK/$name.out") <(jq -c 'del(.timing)' "$WORK/$name.back") >/dev/null; then
     ok "$name: mcptriage RECORDING gives the records the wrapper wrote"
   else
     not_ok "$name: recording read back differs" "$(diff <(jq -c '[.source,.outcome,.reason]' "$WORK/$name.out") <(jq -c '[.source,.outcome,.reason]' "$WORK/$name.back") | head -5 | tr '\n' ' ')"
@@ -90,6 +92,70 @@ check "noinit: the client's connect timed out (-32001)" 'map(select(.label == "c
 check "noinit: initialize is STREAM_INCOMPLETE shutdown_in_flight" \
   'map(select(.method == "initialize"))[0] | .outcome == "STREAM_INCOMPLETE" and .reason == "shutdown_in_flight"' "$WORK/noinit.out"
 
+# 5a. --watch (docs/wrap.md "A response that never comes"): a request unanswered past the deadline
+# while the server runs is said at the deadline (a watch record, and a watch line in the recording);
+# the exchange's own record comes with the late response, a warning saying how late.
+# wsession NAME WATCH SCENARIO... -- SERVER...: as session, with --watch WATCH.
+wsession() {
+  local name=$1 watch=$2 scenario=()
+  shift 2
+  while [[ $1 != -- ]]; do scenario+=("$1"); shift; done
+  shift
+  timeout 90 node "$CLIENT" "${scenario[@]}" --timeout 3000 -- "$BIN" wrap --watch "$watch" --record "$WORK/$name.jsonl" \
+    --out "$WORK/$name.out" --summary -- "$@" >"$WORK/$name.client" 2>"$WORK/$name.err"
+}
+wsession w-slow 1s call echo '{"message":"hi"}' -- node "$TINY" slow
+check "watch: the SDK client gets the late answer (2.5 s, under its 3 s timeout)" \
+  'map(select(.label == "echo"))[0] | .resolved and .content[0].text == "Echo: hi" and .ms >= 2400' "$WORK/w-slow.client"
+check "watch 1s: a watch record response_timeout for the tools/call, made at the deadline (waited 1-2 s), before the call's record" \
+  '(map(select(.kind == "watch"))[0] | .reason == "response_timeout" and .outcome == "STREAM_INCOMPLETE" and .method == "tools/call" and .tool == "echo" and .jsonrpc.request_id == 1 and .waited_ms >= 1000 and .waited_ms < 2000 and (.spec | endswith("lifecycle#timeouts"))) and ((map(.kind == "watch") | index(true)) < (map(.kind == "exchange" and .method == "tools/call") | index(true)))' "$WORK/w-slow.out"
+check "watch: the call's record is still TOOL_SUCCESS, with a warning that it was answered late" \
+  'map(select(.method == "tools/call" and .kind == "exchange"))[0] | .outcome == "TOOL_SUCCESS" and (.warnings | any(startswith("answered late: the response came 2.") and contains("past the --watch deadline of 1.0 s")))' "$WORK/w-slow.out"
+check "watch: the recording's watch line comes before the late response" \
+  '((map(has("watch")) | index(true)) < (map(.dir == "s2c" and .message.id == 1) | index(true))) and (map(select(has("watch")))[0].watch | .id == 1 and .after_ms == 1000)' "$WORK/w-slow.jsonl"
+readback w-slow
+grep -q "mcptriage wrap: --watch 1s: 1 request(s) had no response within it while the server ran; 1 answered late" "$WORK/w-slow.err" \
+  && ok "watch: --summary counts the late request" || not_ok "watch summary" "$(one_line "$WORK/w-slow.err")"
+
+wsession w-noinit 1s init-only -- node "$TINY" noinit
+check "watch: a server that never answers initialize gets initialize_timeout at 1 s, before the client's 3 s timeout" \
+  'map(select(.kind == "watch"))[0] | .reason == "initialize_timeout" and .method == "initialize" and .waited_ms < 2500' "$WORK/w-noinit.out"
+check "watch: initialize's own record is still shutdown_in_flight, with the watch in a warning" \
+  'map(select(.method == "initialize" and .kind == "exchange"))[0] | .reason == "shutdown_in_flight" and (.warnings | any(startswith("no response within --watch 1.0 s")))' "$WORK/w-noinit.out"
+readback w-noinit
+
+wsession w-hang 1s call hang '{}' -- node "$TINY" slow
+check "watch: a call never answered: the client times out at 3 s and cancels it" \
+  'map(select(.label == "hang"))[0].code == -32001' "$WORK/w-hang.client"
+check "watch: one watch record for it; the host's cancellation ends the call, then the host closed the server's input (closed_input)" \
+  '([.[] | select(.kind == "watch")] | length == 1) and (map(select(.kind == "client_behaviour"))[0] | .action == "closed_input" and .closed_input_after_ms >= 0 and .after.outcome == "STREAM_INCOMPLETE" and .after.http_status == null)' "$WORK/w-hang.out"
+readback w-hang
+# A host (a shell) that sends a failing call, then one the server never answers, then waits 3 s: the
+# failure's report waits for the open call's record (the core gives records in request order) and
+# says new_request; the wrapper does not spin meanwhile (CPU well under the 3.5 s it runs).
+(
+  echo '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}'
+  sleep 0.2
+  echo '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"fail","arguments":{}}}'
+  sleep 0.2
+  echo '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hang","arguments":{}}}'
+  sleep 3
+) | if [[ -x /usr/bin/time ]]; then /usr/bin/time -f "%U %S" -o "$WORK/w-shell.cpu" "$BIN" wrap --watch 1s --out "$WORK/w-shell.out" -- node "$TINY" slow
+  else "$BIN" wrap --watch 1s --out "$WORK/w-shell.out" -- node "$TINY" slow; fi >/dev/null 2>&1
+check "watch: after a TOOL_ERROR, the host's next call is new_request; the hung call ends closed_input" \
+  '[.[] | select(.kind == "client_behaviour") | [.after.tool, .action, .next_request.method]] == [["fail", "new_request", "tools/call"], ["hang", "closed_input", null]]' "$WORK/w-shell.out"
+if [[ -s $WORK/w-shell.cpu ]]; then
+  read -r cpu_user cpu_sys <"$WORK/w-shell.cpu"
+  awk -v u="$cpu_user" -v s="$cpu_sys" 'BEGIN { exit !(u + s < 1.0) }' && ok "watch: the wrapper waits without spinning (CPU ${cpu_user}+${cpu_sys} s)" \
+    || not_ok "watch: CPU while a watch is held back" "${cpu_user}+${cpu_sys} s"
+fi
+"$BIN" wrap --watch 1.5s -- true </dev/null >/dev/null 2>"$WORK/wbad.err"
+rc=$?
+[[ $rc == 2 ]] && grep -q "watch 1.5s is not a duration" "$WORK/wbad.err" && ok "--watch 1.5s: usage error (2)" \
+  || not_ok "--watch 1.5s" "exit $rc: $(one_line "$WORK/wbad.err")"
+check "no watch record with the default --watch (60s) in the server-everything session" \
+  '[.[] | select(.kind == "watch")] | length == 0' "$WORK/everything.out"
+
 # 5b. A host that writes 5,000 pings at once before reading a reply (bench/wrap/pings.mjs): each is
 # paired with its reply (found by a new user's trial: the reply was recorded before its request
 # when the server answered before the wrapper queued the request, and requests waited 4,096 lines
@@ -121,6 +187,32 @@ check "inject jsonrpc-error: the recording marks the request not forwarded and t
 readback i-rpcerr
 grep -q "after --inject jsonrpc-error=-32603@tool=echo on tools/call echo: the host sent nothing more" "$WORK/i-rpcerr.err" \
   && ok "inject: --summary says what the host did after the fault" || not_ok "inject summary" "$(one_line "$WORK/i-rpcerr.err")"
+check "inject jsonrpc-error: a client_behaviour record: the host sent nothing more and closed the server's input" \
+  '(map(select(.kind == "exchange" and .method == "tools/call"))[0].source) as $call | map(select(.kind == "client_behaviour"))[0] | .source == $call and .action == "closed_input" and .closed_input_after_ms >= 0 and .after.reason == "internal_error" and .after.injected == "jsonrpc-error=-32603@tool=echo" and .after.safe == null' "$WORK/i-rpcerr.out"
+grep -q "mcptriage wrap: after 1 failure(s), the host: 1 closed_input" "$WORK/i-rpcerr.err" \
+  && ok "inject: --summary counts the client_behaviour actions" || not_ok "behaviour counts" "$(one_line "$WORK/i-rpcerr.err")"
+
+# The host resends (clients/stdio_client.mjs retry: tools/list, the call, once more on failure):
+# client_behaviour resend, safe by echo's readOnlyHint in tools/list.
+isession i-resend 'jsonrpc-error=-32603@call=3' retry echo '{"message":"hi"}' -- node "$TINY" clean
+check "resend: the SDK client's second call resolves" 'map(select(.label == "echo-again"))[0].resolved' "$WORK/i-resend.client"
+check "resend: client_behaviour resend, the same call again, safe by readOnlyHint: true from tools/list" \
+  'map(select(.kind == "client_behaviour"))[0] | .action == "resend" and .resend.safety == "safe" and (.resend.decided_by | startswith("readOnlyHint: true")) and .after.safe == true and .resend.retry_origin == "client" and .next_request.http_method == null' "$WORK/i-resend.out"
+readback i-resend
+grep -q "mcptriage wrap: after 1 failure(s), the host: 1 resend" "$WORK/i-resend.err" \
+  && ok "resend: --summary counts it" || not_ok "resend summary" "$(one_line "$WORK/i-resend.err")"
+# A dropped call: the client times out (2 s), cancels it and sends it again; the cancellation ends
+# the call for the watcher (its record only comes at the server's end), so the resend is seen.
+timeout 90 node "$CLIENT" retry echo '{"message":"hi"}' --timeout 2000 -- "$BIN" wrap --inject 'drop@call=3' --record "$WORK/i-dropre.jsonl" \
+  --out "$WORK/i-dropre.out" --summary -- node "$TINY" clean >"$WORK/i-dropre.client" 2>"$WORK/i-dropre.err"
+check "drop then resend: client_behaviour resend after the dropped call (STREAM_INCOMPLETE, injected drop)" \
+  'map(select(.kind == "client_behaviour"))[0] | .action == "resend" and .after.outcome == "STREAM_INCOMPLETE" and .after.injected == "drop@call=3" and .resend.after_ms < 1000' "$WORK/i-dropre.out"
+readback i-dropre
+if out=$(/usr/bin/python3 "$W/../cli/validate_schema.py" "$W/../../docs/output.schema.json" "$WORK"/w-*.out "$WORK"/i-*.out 2>&1); then
+  ok "the wrapper's records (watch and client_behaviour included) validate against docs/output.schema.json ($(tail -1 <<<"$out"))"
+else
+  not_ok "wrap records and the schema" "$(head -c 900 <<<"$out" | tr '\n' ' ')"
+fi
 
 isession i-toolerr 'tool-error' session -- node "$PX_SE_JS" stdio
 check "inject tool-error (server-everything): every tool call resolves with isError true and the injected text; tools/list and ping are untouched" \

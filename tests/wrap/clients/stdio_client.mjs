@@ -6,6 +6,8 @@
 //   SCENARIO: session            tools/list, echo, unknown tool, bad arguments, long-running call
 //                                 with progress, ping
 //             call TOOL JSON     one tools/call with those arguments
+//             retry TOOL JSON    tools/list, then the call; when it throws or is an isError result,
+//                                 the same call once more (labels TOOL and TOOL-again)
 //             init-only          initialize, then close
 // Always exits 0 after printing {label:"closed"}. Unexpected transport events are printed as
 // {label:"transport-error"|"transport-close", message, ...}.
@@ -37,9 +39,9 @@ function failure(label, e, started) {
            message: String(e?.message ?? e).slice(0, 300), ms: Date.now() - started };
 }
 
-if (!command || !["session", "call", "init-only"].includes(scenario)) {
+if (!command || !["session", "call", "init-only", "retry"].includes(scenario)) {
   out({ label: "usage", resolved: false,
-        message: "node stdio_client.mjs session|call TOOL JSON|init-only [--timeout MS] -- COMMAND [ARGS...]" });
+        message: "node stdio_client.mjs session|call TOOL JSON|retry TOOL JSON|init-only [--timeout MS] -- COMMAND [ARGS...]" });
   process.exit(2);
 }
 
@@ -116,5 +118,19 @@ if (scenario === "session") {
 } else if (scenario === "call") {
   const [tool, json] = scenarioArgs;
   await outcome(tool, client.callTool({ name: tool, arguments: JSON.parse(json ?? "{}") }, undefined, opts));
+} else if (scenario === "retry") {
+  const [tool, json] = scenarioArgs;
+  const call = () => client.callTool({ name: tool, arguments: JSON.parse(json ?? "{}") }, undefined, opts);
+  await outcome("tools/list", client.listTools(undefined, opts));
+  let failed = false;
+  try {
+    const r = await call();
+    failed = r?.isError === true;
+    out({ label: tool, resolved: true, isError: failed, content: r?.content ?? null });
+  } catch (e) {
+    failed = true;
+    out(failure(tool, e, Date.now()));
+  }
+  if (failed) await outcome(`${tool}-again`, call());
 }
 await finish();

@@ -5,12 +5,13 @@
 //   crash    like clean, but on tools/call writes a fatal message to STDERR and exits 3 unanswered
 //   noinit   never answers anything; exits when stdin ends
 //   pretty   like clean, but the tools/list response is pretty-printed over several lines
+//   slow     like clean, but tools/call echo is answered 2.5 s late, and tool "hang" never
 // Notifications are ignored. Exits 0 when stdin ends (after answering what it read).
 "use strict";
 const readline = require("node:readline");
 
 const mode = process.argv[2] || "clean";
-const MODES = ["clean", "pollute", "crash", "noinit", "pretty"];
+const MODES = ["clean", "pollute", "crash", "noinit", "pretty", "slow"];
 if (!MODES.includes(mode)) {
   process.stderr.write(`tiny_server: unknown mode ${mode} (want ${MODES.join("|")})\n`);
   process.exit(2);
@@ -18,7 +19,8 @@ if (!MODES.includes(mode)) {
 
 const TOOLS = [
   { name: "echo", description: "Echoes back the message",
-    inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] } },
+    inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
+    annotations: { readOnlyHint: true } },
   { name: "fail", description: "Always returns a tool error (isError: true)",
     inputSchema: { type: "object", properties: {} } },
 ];
@@ -37,6 +39,10 @@ function callTool(id, params) {
   }
   const name = params?.name;
   const args = params?.arguments ?? {};
+  if (mode === "slow" && name === "hang") return; // never answered
+  if (mode === "slow" && name === "echo") {
+    return setTimeout(() => result(id, { content: [{ type: "text", text: `Echo: ${args.message}` }] }), 2500);
+  }
   if (name === "echo") return result(id, { content: [{ type: "text", text: `Echo: ${args.message}` }] });
   if (name === "fail") return result(id, { content: [{ type: "text", text: "fail: this tool always fails" }],
                                            isError: true });
