@@ -13,8 +13,8 @@ void JsonLinesReader::expire(std::size_t line_no) {
     const Pending& p = pending_[index];
     if (clock_ - p.opened_at <= kPairWindowLines + p.open_before) break;
     pending_[index].warnings.push_back("no reply within " + std::to_string(kPairWindowLines) +
-                                       " lines (not counting requests, server messages and the replies to earlier "
-                                       "ones): a later reply is not paired with it");
+                                       " lines (not counting requests and the replies to earlier ones): a later "
+                                       "reply is not paired with it");
     close(index);
   }
   while (open_requests_.size() > kMaxOpenRequests) {
@@ -32,14 +32,14 @@ void JsonLinesReader::expire(std::size_t line_no) {
 
 void JsonLinesReader::read_line(std::string_view line, std::size_t line_no) {
   expire(line_no);
-  quiet_line_ = false;
+  sent_request_ = false;
   if (!is_blank(line)) {
     handle_line(trim_line(line), line_no);
   } else {
     end_join();  // a blank line ends a message broken over lines
     if (options_.rows) add_skip(line_no, SkipReason::invalid_line, "line " + std::to_string(line_no) + " is blank");
   }
-  if (!quiet_line_) ++clock_;
+  if (!sent_request_) ++clock_;
 }
 
 std::optional<JsonLinesReader::Cut> JsonLinesReader::cut_at_first_waiting(std::span<const std::size_t> skip_lines) const {
@@ -167,7 +167,7 @@ void JsonLinesReader::handle_client(Item it) {
   open_.insert(index);
   if (request) {
     open_requests_.insert(index);
-    quiet_line_ = true;
+    sent_request_ = true;
   } else {
     open_others_.insert(index);
   }
@@ -197,8 +197,6 @@ void JsonLinesReader::handle_server(Item it) {
     return;
   }
   const bool event_part = it.message && (m.kind == MessageKind::notification || m.kind == MessageKind::request);
-  // A server message is no reply: the requests waiting have not waited any longer for theirs.
-  if (event_part) quiet_line_ = true;
   if (event_part && it.sse) {
     if (stream_.empty()) {
       stream_first_line_ = it.line;

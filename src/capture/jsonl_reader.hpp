@@ -403,11 +403,9 @@ class JsonLinesReader {
   json::Parser& parser_ = thread_parser(0);
   PendingList pending_;
   /// The pairing window's clock for requests (expire()): lines read so far, not counting those
-  /// that sent a request and the server's own messages (notifications and requests: a server
-  /// that logs thousands of them while a long call runs has not left that call unanswered). From
-  /// 1: a request's opened_at is one less (Pending::opened_at).
+  /// that sent a request. From 1: a request's opened_at is one less (Pending::opened_at).
   std::size_t clock_ = 1;
-  bool quiet_line_ = false;  ///< the line being read sent a request or a server message (it does not move clock_)
+  bool sent_request_ = false;  ///< the line being read sent a request (it does not move clock_)
   std::size_t line_no_ = 0;    ///< read_more: the last line read
   bool more_started_ = false;  ///< read_more was called before
   bool any_line_ = false;      ///< read_more: a line that is not blank was read
