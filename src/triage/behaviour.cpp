@@ -89,6 +89,14 @@ std::vector<BehaviourReport> BehaviourWatcher::completed(const ExchangeEnded& e,
       out.push_back(report(w, std::max(e.end, *input_closed_at_), nullptr, 0, 0));
       break;
     }
+    if (open_.size() >= kMaxOpenWatches) {
+      // A flood of failures (a client hammering a failing server, a mock with nothing recorded):
+      // every event is checked against every open watch, so their number is bounded; the oldest
+      // is reported now with what came after it so far.
+      open_.front().crowded = true;
+      out.push_back(report(open_.front(), e.end, nullptr, 0, 0));
+      open_.erase(open_.begin());
+    }
     open_.push_back(std::move(w));
     break;  // one watch per exchange (a batch reply's elements share their request)
   }
@@ -187,6 +195,9 @@ BehaviourReport BehaviourWatcher::report(const Watch& w, BehaviourClock::time_po
   } else {
     detail = fmt::format("the client sent nothing through the proxy within {}{}", human_ms(watched),
                          stopped_early ? " (the proxy stopped)" : "");
+  }
+  if (w.crowded) {
+    detail += fmt::format("; reported early: more than {} failures were watched at once", kMaxOpenWatches);
   }
   if (w.session_expiry) {
     detail += w.reinitialized_after_ms ? fmt::format("; it re-initialized {} after", human_ms(*w.reinitialized_after_ms))

