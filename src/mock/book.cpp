@@ -242,7 +242,8 @@ std::expected<Book, std::string> Book::build(std::vector<Exchange> exchanges) {
     const auto ct = find_header(x.response.headers, "content-type");
     e.event_stream = ct && ct->find("text/event-stream") != std::string_view::npos;
     if (!book.redacted_) {
-      book.redacted_ = e.body.find(kRedacted) != std::string::npos || req.body->find(kRedacted) != std::string::npos;
+      book.redacted_ = e.body.find(kRedacted) != std::string::npos ||
+                       (req.body && req.body->find(kRedacted) != std::string::npos);
       for (const Header& h : x.response.headers) {
         // redact.hpp: credentials become [REDACTED], a session id its first 8 characters and an ellipsis.
         book.redacted_ = book.redacted_ || h.value.find(kRedacted) != std::string::npos ||
