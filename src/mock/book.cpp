@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "http/tokens.hpp"
 #include "json/dom.hpp"
 #include "mcptriage/jsonrpc.hpp"
 #include "mcptriage/render.hpp"
@@ -17,19 +18,13 @@ namespace {
 
 constexpr std::string_view kRedacted = "[REDACTED]";
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 /// Response headers that belong to the recorded connection, not to the answer: the replay server
 /// frames the body itself (RFC 9110 §7.6.1 hop-by-hop fields, §8.6 Content-Length; the body was
 /// decoded when read, so its Content-Encoding no longer applies).
 bool framing(std::string_view name) {
   for (std::string_view f : {"content-length", "transfer-encoding", "connection", "keep-alive", "content-encoding",
                              "date", "upgrade", "proxy-connection", "te", "trailer"}) {
-    if (iequals(name, f)) return true;
+    if (http::iequals(name, f)) return true;
   }
   return false;
 }
@@ -236,7 +231,7 @@ std::expected<Book, std::string> Book::build(std::vector<Exchange> exchanges) {
       if (!framing(h.name)) e.headers.push_back(h);
     }
     for (Header& h : e.headers) {
-      if (iequals(h.name, "mcp-session-id")) h.value = served_session_id(h.value);
+      if (http::iequals(h.name, "mcp-session-id")) h.value = served_session_id(h.value);
     }
     e.body = x.response.body;
     const auto ct = find_header(x.response.headers, "content-type");
@@ -247,7 +242,7 @@ std::expected<Book, std::string> Book::build(std::vector<Exchange> exchanges) {
       for (const Header& h : x.response.headers) {
         // redact.hpp: credentials become [REDACTED], a session id its first 8 characters and an ellipsis.
         book.redacted_ = book.redacted_ || h.value.find(kRedacted) != std::string::npos ||
-                         (iequals(h.name, "mcp-session-id") && h.value.ends_with("\xE2\x80\xA6"));
+                         (http::iequals(h.name, "mcp-session-id") && h.value.ends_with("\xE2\x80\xA6"));
       }
     }
     if (e.method == "initialize") {
